@@ -283,7 +283,8 @@ def parse_tiles(text: str) -> list[Tile]:
             continue
         if ch in SUIT_LETTERS:
             if not digits:
-                raise TileTextError(f"suit letter {ch!r} at position {i + 1} has no digits before it")
+                raise TileTextError(f"suit letter {ch!r} at position {i + 1} has no digits "
+                                    "before it")
             for d, pos in digits:
                 if not 1 <= d <= _SUIT_MAX[ch]:
                     raise TileTextError(f"no tile {d}{ch} (position {pos + 1}): "

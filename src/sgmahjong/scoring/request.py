@@ -1,0 +1,170 @@
+"""The hand-calculator request: one JSON object in, one out (``sgmahjong score --json``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import HandError, MeldError, SgmahjongError
+from ..hand import Hand
+from ..melds import Meld
+from ..rules.loading import load_rules
+from ..rules.model import Ruleset
+from ..tiles import Seat, Tile, check_counts, parse_tiles
+from .context import WinContext
+from .payments import Settlement, settle_win
+from .tai import ScoreResult, score_hand
+
+FIELDS = ("concealed", "melds", "bonus", "win_tile", "self_drawn", "seat", "round",
+          "discarder", "events")
+
+
+class RequestError(SgmahjongError):
+    """A calculator request with a missing, unknown or malformed field."""
+
+
+@dataclass(frozen=True)
+class ScoredWin:
+    """A request's hand, context, score and settlement."""
+
+    hand: Hand
+    ctx: WinContext
+    rules: Ruleset
+    result: ScoreResult
+    settlement: Settlement
+
+
+def parse_request(request: Mapping[str, Any]) -> tuple[Hand, WinContext]:
+    """Check a request's fields and build the completed hand and the win's context."""
+    if not isinstance(request, Mapping):
+        raise RequestError("the request must be a JSON object")
+    unknown = [k for k in request if k not in FIELDS]
+    if unknown:
+        raise RequestError(f"unknown field {unknown[0]!r}; fields are {', '.join(FIELDS)}")
+    for key in ("concealed", "win_tile", "seat"):
+        if key not in request:
+            raise RequestError(f"missing field {key!r}")
+    concealed = _tiles(request, "concealed")
+    bonus = _tiles(request, "bonus", default="")
+    melds_raw = request.get("melds", [])
+    if not isinstance(melds_raw, list) or not all(isinstance(m, str) for m in melds_raw):
+        raise RequestError("field 'melds' must be a list of texts like \"pong 777z\"")
+    melds = []
+    for m in melds_raw:
+        try:
+            melds.append(Meld.parse(m))
+        except MeldError as exc:
+            raise RequestError(f"field 'melds': {exc}") from None
+    win_list = _tiles(request, "win_tile")
+    if len(win_list) != 1:
+        raise RequestError(f"field 'win_tile' must be exactly one tile, got {len(win_list)}")
+    win = win_list[0]
+    bad_bonus = [t.text for t in bonus if not t.is_bonus]
+    if bad_bonus:
+        raise RequestError(f"field 'bonus' holds non-bonus tiles: {', '.join(bad_bonus)}")
+    bad_conc = [t.text for t in concealed if t.is_bonus]
+    if bad_conc:
+        raise RequestError(f"field 'concealed' holds bonus tiles {', '.join(bad_conc)}; "
+                           "list them under 'bonus'")
+    seat = _seat(request, "seat")
+    round_wind = _seat(request, "round") if request.get("round") is not None else Seat.EAST
+    discarder = _seat(request, "discarder") if request.get("discarder") is not None else None
+    self_drawn = request.get("self_drawn", discarder is None)
+    if not isinstance(self_drawn, bool):
+        raise RequestError("field 'self_drawn' must be true or false")
+    events = request.get("events", [])
+    if not isinstance(events, list) or not all(isinstance(e, str) for e in events):
+        raise RequestError("field 'events' must be a list of event names")
+
+    all_tiles = [*concealed, win, *bonus]
+    for m in melds:
+        all_tiles.extend(m.tiles)
+    check_counts(all_tiles, "the hand and winning tile together")
+    playable = len(concealed) + 3 * len(melds)
+    if win.is_bonus:
+        if playable != 13:
+            raise RequestError(
+                f"with the eighth bonus tile {win.text} as the winning tile the hand holds 13 "
+                f"playable tiles; 'concealed' has {len(concealed)} tiles and {len(melds)} "
+                f"declared sets, {playable} in all (each kong counts three)")
+        hand = Hand(tuple(concealed), tuple(melds), (*bonus, win))
+    else:
+        if playable != 13:
+            want = 13 - 3 * len(melds)
+            raise RequestError(
+                f"'concealed' must hold {want} tiles (without the winning tile) beside "
+                f"{len(melds)} declared sets, but it holds {len(concealed)}")
+        hand = Hand((*concealed, win), tuple(melds), tuple(bonus))
+    try:
+        ctx = WinContext.from_events(seat, win, self_drawn, round_wind, discarder,
+                                     tuple(events))
+    except HandError as exc:
+        raise RequestError(str(exc)) from None
+    return hand, ctx
+
+
+def score_win(request: Mapping[str, Any], rules: str | Ruleset | None = None) -> ScoredWin:
+    """Score a request and settle it (a non-winning hand settles to zero)."""
+    rs = load_rules(rules)
+    hand, ctx = parse_request(request)
+    result = score_hand(hand, ctx, rs)
+    if result.winning:
+        settlement = settle_win(rs, ctx.seat, result.tai, ctx.self_drawn, ctx.discarder,
+                                thirteen_wonders=result.thirteen_wonders)
+    else:
+        settlement = Settlement.zero()
+    return ScoredWin(hand, ctx, rs, result, settlement)
+
+
+def score_request(request: Mapping[str, Any], rules: str | Ruleset | None = None) -> dict[str, Any]:
+    """The calculator: a request object in, the JSON-ready answer out.
+
+    >>> out = score_request({"concealed": "123m456p789s777z1m", "win_tile": "1m",
+    ...                      "seat": "S", "discarder": "N"})
+    >>> out["winning"], out["tai"], out["payments"]
+    (True, 1, {'E': -2, 'S': 8, 'W': -2, 'N': -4})
+    """
+    scored = score_win(request, rules)
+    return answer(scored)
+
+
+def answer(scored: ScoredWin) -> dict[str, Any]:
+    r = scored.result
+    out: dict[str, Any] = {
+        "winning": r.winning,
+        "raw_tai": r.raw_tai,
+        "tai": r.tai,
+        "patterns": [{"id": i.id, "name": i.name, "chinese": i.chinese, "tai": i.tai,
+                      "count": i.count} for i in r.items],
+        "payments": scored.settlement.as_dict(),
+        "rules": scored.rules.name,
+    }
+    if r.is_limit:
+        out["limit"] = True
+    if not r.winning:
+        out["reason"] = r.reason
+    return out
+
+
+def _tiles(request: Mapping[str, Any], key: str, default: str | None = None) -> list[Tile]:
+    value = request.get(key, default)
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise RequestError(f"field {key!r} must be tile text like \"123m456p\"")
+    try:
+        return parse_tiles(value)
+    except SgmahjongError as exc:
+        raise RequestError(f"field {key!r}: {exc}") from None
+
+
+def _seat(request: Mapping[str, Any], key: str) -> Seat:
+    value = request.get(key)
+    if not isinstance(value, str):
+        raise RequestError(f"field {key!r} must be one of \"E\", \"S\", \"W\", \"N\"")
+    try:
+        return Seat.parse(value)
+    except SgmahjongError:
+        raise RequestError(f"field {key!r}: unknown seat {value!r}; expected one of "
+                           "E, S, W, N") from None
