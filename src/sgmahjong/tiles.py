@@ -341,8 +341,8 @@ def check_counts(tiles: Iterable[Tile], what: str = "the tiles") -> None:
         if count > copies_in_set(tile):
             limit = copies_in_set(tile)
             raise TileCountError(
-                f"{what} hold {count} copies of {tile.text} ({tile.english}); "
-                f"the set has only {limit}"
+                f"{what}: {count} copies of {tile.text} ({tile.english}), but the set has "
+                f"only {limit}"
             )
 
 

@@ -1,0 +1,1 @@
+"""Hand analysis: winning shapes, waits, shanten and useful tiles (pure, table-driven)."""

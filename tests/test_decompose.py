@@ -1,0 +1,83 @@
+"""Winning shapes (RULES.md: four sets and one eye, or Thirteen Wonders; never Seven Pairs)."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sgmahjong.analysis.decompose import (
+    decompositions,
+    is_complete,
+    is_regular_complete,
+    is_thirteen_wonders,
+    winning_tiles,
+)
+from sgmahjong.melds import Meld
+from sgmahjong.tiles import Tile, counts34, format_tiles, parse_tiles
+
+
+def c(text):
+    return counts34(parse_tiles(text))
+
+
+@pytest.mark.parametrize("text", [
+    "123m456p789s777z11m", "11122233344455m", "111m222p333s444z55z", "123456789m12399p",
+])
+def test_four_sets_and_an_eye_is_complete(text):
+    assert is_regular_complete(c(text))
+
+
+@pytest.mark.parametrize("text", [
+    "1133557799m1122p",  # seven pairs
+    "11223344556677z",  # seven pairs of honours
+    "123m456p789s777z12m",  # no eye
+    "123z456z777z11m111p",  # honours cannot chow
+])
+def test_seven_pairs_and_broken_shapes_never_win(text):
+    assert not is_complete(c(text))
+
+
+def test_a_hand_can_have_several_readings():
+    readings = decompositions(c("111222333m456p77s"))
+    shapes = sorted(sorted((g.is_chow, g.tile) for g in d.groups) for d in readings)
+    assert len(readings) == 2
+    assert [(True, Tile.M1)] * 3 + [(True, Tile.P4)] in shapes
+    assert [(False, Tile.M1), (False, Tile.M2), (False, Tile.M3), (True, Tile.P4)] in shapes
+
+
+def test_declared_sets_leave_fewer_concealed_tiles():
+    assert is_complete(c("11m"), [Meld.parse("pong 777z")] * 4)
+    assert is_complete(c("234s55p"), [Meld.parse("chow 123m")] * 3)
+
+
+def test_thirteen_wonders():
+    assert is_thirteen_wonders(c("19m19p19s1234567z1m"))
+    assert is_complete(c("19m19p19s1234567z7z"))
+    assert not is_thirteen_wonders(c("19m19p19s1234566z1m"))  # no Red, two Greens plus a 1m
+    assert not is_complete(c("19m19p19s123456z1m"), [Meld.parse("pong 777z")])
+
+
+def test_waits_of_a_ready_hand():
+    nine_gates = c("1112345678999m")
+    assert [t.text for t in winning_tiles(nine_gates)] == [f"{n}m" for n in range(1, 10)]
+    assert [t.text for t in winning_tiles(c("23m456p789s111z55s"))] == ["1m", "4m"]
+    assert [t.text for t in winning_tiles(c("19m19p19s1234567z"))] == [
+        "1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"]
+
+
+def test_a_tile_whose_four_copies_are_held_is_not_a_wait():
+    # 1111m held: the hand can only want a fifth 1m, which does not exist.
+    assert winning_tiles(c("1111m234p567s888s")) == []
+
+
+_SETS = [[t, t, t] for t in range(34)] + [[t, t + 1, t + 2] for t in range(27) if t % 9 <= 6]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_SETS), min_size=4, max_size=4), st.integers(0, 33))
+def test_any_four_sets_and_an_eye_are_complete(sets, eye):
+    tiles = [t for s in sets for t in s] + [eye, eye]
+    counts = counts34(Tile(t) for t in tiles)
+    if max(counts) > 4:
+        return
+    assert is_regular_complete(counts), format_tiles(Tile(t) for t in tiles)
+    assert decompositions(counts)
