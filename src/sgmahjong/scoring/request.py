@@ -12,12 +12,25 @@ from ..melds import Meld
 from ..rules.loading import load_rules
 from ..rules.model import Ruleset
 from ..tiles import Seat, Tile, check_counts, parse_tiles
+from .bao import Liability, win_liability
 from .context import WinContext
 from .payments import Settlement, settle_win
 from .tai import ScoreResult, score_hand
 
-FIELDS = ("concealed", "melds", "bonus", "win_tile", "self_drawn", "seat", "round",
-          "discarder", "events")
+FIELDS = (
+    "concealed",
+    "melds",
+    "bonus",
+    "win_tile",
+    "self_drawn",
+    "seat",
+    "round",
+    "discarder",
+    "events",
+    "liable",
+    "fresh",
+    "tiles_left",
+)
 
 
 class RequestError(SgmahjongError):
@@ -33,6 +46,7 @@ class ScoredWin:
     rules: Ruleset
     result: ScoreResult
     settlement: Settlement
+    liability: Liability | None = None
 
 
 def parse_request(request: Mapping[str, Any]) -> tuple[Hand, WinContext]:
@@ -65,8 +79,9 @@ def parse_request(request: Mapping[str, Any]) -> tuple[Hand, WinContext]:
         raise RequestError(f"field 'bonus' holds non-bonus tiles: {', '.join(bad_bonus)}")
     bad_conc = [t.text for t in concealed if t.is_bonus]
     if bad_conc:
-        raise RequestError(f"field 'concealed' holds bonus tiles {', '.join(bad_conc)}; "
-                           "list them under 'bonus'")
+        raise RequestError(
+            f"field 'concealed' holds bonus tiles {', '.join(bad_conc)}; list them under 'bonus'"
+        )
     seat = _seat(request, "seat")
     round_wind = _seat(request, "round") if request.get("round") is not None else Seat.EAST
     discarder = _seat(request, "discarder") if request.get("discarder") is not None else None
@@ -87,18 +102,19 @@ def parse_request(request: Mapping[str, Any]) -> tuple[Hand, WinContext]:
             raise RequestError(
                 f"with the eighth bonus tile {win.text} as the winning tile the hand holds 13 "
                 f"playable tiles; 'concealed' has {len(concealed)} tiles and {len(melds)} "
-                f"declared sets, {playable} in all (each kong counts three)")
+                f"declared sets, {playable} in all (each kong counts three)"
+            )
         hand = Hand(tuple(concealed), tuple(melds), (*bonus, win))
     else:
         if playable != 13:
             want = 13 - 3 * len(melds)
             raise RequestError(
                 f"'concealed' must hold {want} tiles (without the winning tile) beside "
-                f"{len(melds)} declared sets, but it holds {len(concealed)}")
+                f"{len(melds)} declared sets, but it holds {len(concealed)}"
+            )
         hand = Hand((*concealed, win), tuple(melds), tuple(bonus))
     try:
-        ctx = WinContext.from_events(seat, win, self_drawn, round_wind, discarder,
-                                     tuple(events))
+        ctx = WinContext.from_events(seat, win, self_drawn, round_wind, discarder, tuple(events))
     except HandError as exc:
         raise RequestError(str(exc)) from None
     return hand, ctx
@@ -108,13 +124,45 @@ def score_win(request: Mapping[str, Any], rules: str | Ruleset | None = None) ->
     """Score a request and settle it (a non-winning hand settles to zero)."""
     rs = load_rules(rules)
     hand, ctx = parse_request(request)
+    liable, fresh, tiles_left = _bao_fields(request, ctx)
     result = score_hand(hand, ctx, rs)
+    liability = None
     if result.winning:
-        settlement = settle_win(rs, ctx.seat, result.tai, ctx.self_drawn, ctx.discarder,
-                                thirteen_wonders=result.thirteen_wonders)
+        if liable is not None:
+            liability = Liability(liable, "earlier-claim")
+        elif result.facts is not None:
+            liability = win_liability(rs, result.facts, fresh=fresh, tiles_left=tiles_left)
+        settlement = settle_win(
+            rs,
+            ctx.seat,
+            result.tai,
+            ctx.self_drawn,
+            ctx.discarder,
+            thirteen_wonders=result.thirteen_wonders,
+            liable=liability.seat if liability else None,
+        )
     else:
         settlement = Settlement.zero()
-    return ScoredWin(hand, ctx, rs, result, settlement)
+    return ScoredWin(hand, ctx, rs, result, settlement, liability)
+
+
+def _bao_fields(
+    request: Mapping[str, Any], ctx: WinContext
+) -> tuple[Seat | None, bool, int | None]:
+    """The optional Bao inputs: a seat already liable from an earlier Pong or Kong, and for
+    the fresh-tile case whether the discard was fresh and how many playable tiles remained."""
+    liable = _seat(request, "liable") if request.get("liable") is not None else None
+    if liable is not None and liable == ctx.seat:
+        raise RequestError("field 'liable': the winner cannot be liable for their own win")
+    fresh = request.get("fresh", False)
+    if not isinstance(fresh, bool):
+        raise RequestError("field 'fresh' must be true or false")
+    tiles_left = request.get("tiles_left")
+    if tiles_left is not None and (
+        isinstance(tiles_left, bool) or not isinstance(tiles_left, int) or tiles_left < 0
+    ):
+        raise RequestError("field 'tiles_left' must be a whole number, 0 or more")
+    return liable, fresh, tiles_left
 
 
 def score_request(request: Mapping[str, Any], rules: str | Ruleset | None = None) -> dict[str, Any]:
@@ -135,13 +183,17 @@ def answer(scored: ScoredWin) -> dict[str, Any]:
         "winning": r.winning,
         "raw_tai": r.raw_tai,
         "tai": r.tai,
-        "patterns": [{"id": i.id, "name": i.name, "chinese": i.chinese, "tai": i.tai,
-                      "count": i.count} for i in r.items],
+        "patterns": [
+            {"id": i.id, "name": i.name, "chinese": i.chinese, "tai": i.tai, "count": i.count}
+            for i in r.items
+        ],
         "payments": scored.settlement.as_dict(),
         "rules": scored.rules.name,
     }
     if r.is_limit:
         out["limit"] = True
+    if scored.liability is not None:
+        out["bao"] = {"seat": scored.liability.seat.letter, "case": scored.liability.case}
     if not r.winning:
         out["reason"] = r.reason
     return out
@@ -152,7 +204,7 @@ def _tiles(request: Mapping[str, Any], key: str, default: str | None = None) -> 
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise RequestError(f"field {key!r} must be tile text like \"123m456p\"")
+        raise RequestError(f'field {key!r} must be tile text like "123m456p"')
     try:
         return parse_tiles(value)
     except SgmahjongError as exc:
@@ -162,9 +214,10 @@ def _tiles(request: Mapping[str, Any], key: str, default: str | None = None) -> 
 def _seat(request: Mapping[str, Any], key: str) -> Seat:
     value = request.get(key)
     if not isinstance(value, str):
-        raise RequestError(f"field {key!r} must be one of \"E\", \"S\", \"W\", \"N\"")
+        raise RequestError(f'field {key!r} must be one of "E", "S", "W", "N"')
     try:
         return Seat.parse(value)
     except SgmahjongError:
-        raise RequestError(f"field {key!r}: unknown seat {value!r}; expected one of "
-                           "E, S, W, N") from None
+        raise RequestError(
+            f"field {key!r}: unknown seat {value!r}; expected one of E, S, W, N"
+        ) from None
