@@ -1,0 +1,217 @@
+"""The legal actions of a seat, computed from its own view, and why an action is not legal.
+
+Written once on :class:`PlayerView`, so the referee and an agent see the same list.
+A seat is pending when its list holds anything but :class:`Pass`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..melds import MeldKind
+from ..tiles import Tile
+from .actions import Action, Chow, Discard, Kong, Pass, Pong, Win
+from .state import Phase
+from .view import PlayerView
+from .winning import EIGHT, win_score
+
+RULE_CHOW = "RULES.md: Chow only by the next player (the one to the discarder's right)"
+RULE_PASSED = ("passed-claim rule: having passed a Win or Pong on a tile, a player may not Win "
+               "or Pong on another copy of it until their next draw or declared set")
+RULE_OWN = {
+    "kong-only": ("own-discard rule: a copy of one's own latest discard may not be claimed for "
+                  "Win, Pong or Chow (Kong allowed) until one's next draw or claim"),
+    "none": ("own-discard rule: a copy of one's own latest discard may not be claimed at all "
+             "until one's next draw or claim"),
+}
+RULE_FINAL = ("RULES.md, 'the end of the wall': the final playable tile may win, Kong or "
+              "complete a bonus set, but no replacement draw or discard follows it")
+RULE_AFTER_CLAIM = "RULES.md: after a Chow or Pong the claimer discards"
+
+
+def legal_actions(v: PlayerView) -> list[Action]:
+    """Everything ``v.seat`` may submit now (empty when it has nothing to decide)."""
+    ph = v.phase
+    if ph is Phase.TURN:
+        return _turn(v) if v.seat == v.turn else []
+    if v.seat == v.turn or v.window_tile is None:
+        return []
+    if ph is Phase.CLAIMS:
+        return _claims(v, v.window_tile)
+    if ph is Phase.ROB_KONG:
+        return _rob_kong(v, v.window_tile)
+    if ph is Phase.EXPOSED:
+        return _rob_eighth(v, v.window_tile)
+    return []
+
+
+def must_act(actions: list[Action]) -> bool:
+    """A seat must answer when it has any choice besides passing."""
+    return any(not isinstance(a, Pass) for a in actions)
+
+
+def _no_discard(v: PlayerView) -> bool:
+    return v.draw_final and v.rules.wall.replacement == "same-wall"
+
+
+def _turn(v: PlayerView) -> list[Action]:
+    counts: dict[Tile, int] = {}
+    for t in v.concealed:
+        counts[t] = counts.get(t, 0) + 1
+    if len(v.concealed) + 3 * len(v.me.melds) != 14 or any(t >= 34 for t in counts):
+        return []  # a bonus exposure or a draw comes first
+    kinds = sorted(counts)
+    if v.must_discard:
+        return [Discard(t) for t in kinds]
+    out: list[Action] = []
+    if v.last_drawn is not None:
+        r = win_score(v, v.last_drawn, "self")
+        if r is not None and r.winning:
+            out.append(Win())
+    out.extend(Kong(t, "concealed") for t in kinds if counts[t] == 4)
+    out.extend(Kong(m.tile, "added") for m in v.me.melds
+               if m.kind is MeldKind.PONG and m.tile in counts)
+    if _no_discard(v):
+        out.append(Pass())
+    else:
+        out.extend(Discard(t) for t in kinds)
+    return out
+
+
+def _blocked(v: PlayerView, t: Tile) -> bool:
+    return v.blocked == t
+
+
+def _passed(v: PlayerView, t: Tile) -> bool:
+    return v.rules.claims.passed_claim and t in v.passed
+
+
+def _claims(v: PlayerView, t: Tile) -> list[Action]:
+    out: list[Action] = []
+    blocked = _blocked(v, t)
+    if blocked and v.rules.claims.own_discard == "none":
+        return [Pass()]
+    free = not blocked and not _passed(v, t)
+    if free:
+        r = win_score(v, t, "discard")
+        if r is not None and r.winning:
+            out.append(Win())
+    n = v.concealed.count(t)
+    if n >= 3:
+        out.append(Kong(t, "claimed"))
+    if free and n >= 2:
+        out.append(Pong())
+    if not blocked and v.seat == v.turn.next:
+        out.extend(Chow(low) for low in chow_starts(v.concealed, t))
+    out.append(Pass())
+    return out
+
+
+def chow_starts(concealed: Sequence[Tile], t: Tile) -> list[Tile]:
+    """The lowest tiles of the chows ``t`` can complete with these concealed tiles."""
+    if not t.is_suited:
+        return []
+    pos = t % 9
+    out = []
+    for low in range(t - 2, t + 1):
+        if low < t - pos or low + 2 > t - pos + 8:
+            continue
+        others = [k for k in (low, low + 1, low + 2) if k != t]
+        if all(Tile(k) in concealed for k in others):
+            out.append(Tile(low))
+    return out
+
+
+def _rob_kong(v: PlayerView, t: Tile) -> list[Action]:
+    if not _blocked(v, t) and not _passed(v, t):
+        r = win_score(v, t, "rob-kong")
+        if r is not None and r.winning:
+            return [Win(), Pass()]
+    return [Pass()]
+
+
+def _rob_eighth(v: PlayerView, t: Tile) -> list[Action]:
+    if (v.rules.scoring.robbing_the_eighth and t in EIGHT
+            and EIGHT - {t} <= set(v.me.bonus)):
+        r = win_score(v, t, "rob-eighth")
+        if r is not None and r.winning:
+            return [Win(), Pass()]
+    return [Pass()]
+
+
+def why_illegal(v: PlayerView, action: Action) -> str:
+    """Name the rule ``action`` breaks for ``v.seat`` now ("" when it is legal)."""
+    legal = legal_actions(v)
+    if action in legal:
+        return ""
+    who = v.seat.name.title()
+    if v.phase is Phase.ENDED:
+        return "the hand is over"
+    on_turn = v.phase is Phase.TURN and v.seat == v.turn
+    if not must_act(legal) and (on_turn or v.window_tile is None or v.seat == v.turn
+                                or isinstance(action, (Discard, Pass))):
+        return f"{who} has nothing to decide now ({_waiting(v)})"
+    t = v.window_tile
+    if isinstance(action, Discard):
+        if not on_turn:
+            return f"only the player on turn discards; {who} may only claim or pass"
+        if _no_discard(v):
+            return f"no discard now: {RULE_FINAL}"
+        return f"{who} holds no {action.tile.text}"
+    if isinstance(action, Pass):
+        return "the player on turn must discard (Pass ends the hand only on the final tile)"
+    if on_turn and isinstance(action, (Chow, Pong)):
+        return f"{who} is on turn: there is no other player's discard to claim"
+    if on_turn and isinstance(action, Kong) and action.kind == "claimed":
+        return f"{who} is on turn: a claimed kong needs another player's discard"
+    if v.must_discard:
+        return f"{who} must discard now: {RULE_AFTER_CLAIM}"
+    if not on_turn and t is not None:
+        if isinstance(action, Kong) and action.kind != "claimed":
+            return f"{who} may declare a {action.kind} kong only on their own turn"
+        if isinstance(action, (Chow, Pong, Kong, Win)) and _blocked(v, t) and not (
+                isinstance(action, Kong) and v.rules.claims.own_discard == "kong-only"):
+            return f"{who} may not take {t.text}: {RULE_OWN[v.rules.claims.own_discard]}"
+        if isinstance(action, (Pong, Win)) and _passed(v, t):
+            return f"{who} may not take {t.text}: {RULE_PASSED}"
+        if v.phase is not Phase.CLAIMS and not isinstance(action, Win):
+            return f"only a Win may take {t.text} now ({v.phase.value} window)"
+        if isinstance(action, Chow):
+            if v.seat != v.turn.next:
+                return (f"{who} may not chow {v.turn.name.title()}'s discard: only "
+                        f"{v.turn.next.name.title()} may ({RULE_CHOW})")
+            return f"{who} cannot make the chow starting at {action.tile.text} with {t.text}"
+        if isinstance(action, (Pong, Kong)):
+            need = 2 if isinstance(action, Pong) else 3
+            if isinstance(action, Kong) and action.tile != t:
+                return f"the tile on offer is {t.text}, not {action.tile.text}"
+            return f"{who} needs {need} concealed {t.text} for that"
+    if isinstance(action, Kong):
+        if action.kind == "concealed":
+            return f"{who} does not hold four concealed {action.tile.text}"
+        return f"{who} has no pong of {action.tile.text} and a concealed copy to add"
+    if isinstance(action, Win):
+        return _why_no_win(v)
+    if not must_act(legal):
+        return f"{who} has nothing to decide now ({_waiting(v)})"
+    return f"not legal now; the legal actions are: {', '.join(map(repr, legal))}"
+
+
+def _why_no_win(v: PlayerView) -> str:
+    if v.phase is Phase.TURN:
+        tile, source = v.last_drawn, "self"
+    else:
+        tile = v.window_tile
+        source = {Phase.CLAIMS: "discard", Phase.ROB_KONG: "rob-kong"}.get(v.phase, "rob-eighth")
+    if tile is None:
+        return "there is no winning tile"
+    r = win_score(v, tile, source)
+    if r is None:
+        return f"not a winning hand: the tiles with {tile.text} do not form a winning shape"
+    return f"not a winning hand: {r.reason}"
+
+
+def _waiting(v: PlayerView) -> str:
+    if v.phase is Phase.TURN:
+        return f"{v.turn.name.title()} is on turn"
+    return f"the {v.phase.value} phase"

@@ -1,0 +1,278 @@
+"""The flow of a hand: which events happen by themselves, who must decide, and how the
+decisions of all pending seats are resolved (Win > Kong > Pong > Chow).
+
+Pure functions of the state: :func:`step` gives the automatic events to apply next, or the
+decisions awaited; :func:`resolve` turns every pending seat's choice into events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..scoring import ScoreResult, settle_win
+from ..tiles import Seat, Tile
+from .actions import Action, Chow, Discard, Kong, Pass, Pong, Win
+from .bao import claim_case, win_case
+from .events import (
+    BaoIncurred,
+    BonusExposed,
+    Claimed,
+    ClaimPassed,
+    Dealt,
+    Discarded,
+    Drew,
+    Event,
+    HandDrawn,
+    KongDeclared,
+    PatternScore,
+    Payment,
+    Settled,
+    Won,
+)
+from .legal import chow_starts, legal_actions, must_act
+from .payouts import bonus_payouts, kong_payout
+from .state import Phase, StateError, TableState
+from .view import view
+from .wall import KIND
+from .winning import EIGHT, could_win, win_score
+
+Decisions = dict[Seat, list[Action]]
+
+
+def decisions(state: TableState) -> Decisions:
+    """The seats that must decide now, with their legal actions."""
+    ph = state.phase
+    if ph is Phase.TURN:
+        seats = [state.turn]
+    elif ph in (Phase.CLAIMS, Phase.ROB_KONG, Phase.EXPOSED):
+        seats = [s for s in Seat if s != state.turn]
+    else:
+        return {}
+    out = {}
+    for s in seats:
+        if ph is not Phase.TURN and not _may_use(state, s):
+            continue
+        acts = legal_actions(view(state, s))
+        if must_act(acts):
+            out[s] = acts
+    return out
+
+
+def _may_use(state: TableState, seat: Seat) -> bool:
+    """Whether ``seat`` could take the tile on offer at all (a win, kong, pong or chow),
+    read from its tiles before any view is built: the hot path of every claim window."""
+    assert state.window_tile is not None
+    tile = KIND[state.window_tile]
+    s = state.seats[seat]
+    if tile >= 34:
+        return len(s.bonus) >= 7
+    held = [KIND[i] for i in s.concealed]
+    if held.count(tile) >= 2:
+        return True
+    if state.phase is Phase.CLAIMS and seat == state.turn.next and chow_starts(held, tile):
+        return True
+    melds = [m.meld for m in s.melds]
+    return could_win([*held, tile], melds, (), tile, state.rules)
+
+
+def step(state: TableState) -> tuple[list[Event], Decisions]:
+    """The automatic events to apply next; when there are none, the decisions awaited
+    (both empty when the hand is over)."""
+    ph = state.phase
+    if ph is Phase.DEAL:
+        return _deal(state), {}
+    if ph is Phase.TURN:
+        seat = state.seats[state.turn]
+        bonus = next((i for i in seat.concealed if i >= 136), None)
+        if bonus is not None:
+            return [BonusExposed(state.turn, KIND[bonus])], {}
+        if state.replacement_owed:
+            return _draw(state, state.turn, True), {}
+        dec = decisions(state)
+        if dec:
+            return [], dec
+        # Only the final playable tile leaves the player on turn nothing to choose.
+        return [HandDrawn("final-tile")], {}
+    if ph is Phase.EXPOSED:
+        s = state.seats[state.turn]
+        pays = bonus_payouts(state.rules, state.turn, s.bonus, s.paid, state.initial_bonus)
+        if pays:
+            return list(pays), {}
+        auto = _eight_flowers(state, state.turn)
+        if auto:
+            return auto, {}
+    if ph in (Phase.CLAIMS, Phase.ROB_KONG, Phase.EXPOSED):
+        dec = decisions(state)
+        if dec:
+            return [], dec
+        return _unclaimed(state), {}
+    return [], {}
+
+
+def _unclaimed(state: TableState) -> list[Event]:
+    """What follows when nobody takes the tile on offer."""
+    if state.phase is Phase.CLAIMS:
+        return _draw(state, state.turn.next, False)
+    if state.phase is Phase.ROB_KONG:
+        return [*kong_payout(state.rules, state.turn, "added"), *_draw(state, state.turn, True)]
+    return _draw(state, state.turn, True)  # after a bonus exposure
+
+
+def _draw(state: TableState, seat: Seat, replacement: bool) -> list[Event]:
+    w = state.wall
+    assert w is not None
+    if not w.can_draw(replacement):
+        return [HandDrawn("replacement" if replacement else "wall")]
+    return [Drew(seat, KIND[w.peek(replacement)], replacement)]
+
+
+def _deal(state: TableState) -> list[Event]:
+    w = state.wall
+    assert w is not None
+    if state.dealt < 4:
+        return [Dealt(Seat(state.dealt), tuple(KIND[i] for i in w.order[w.front:w.front + 13]))]
+    for seat in Seat:
+        s = state.seats[seat]
+        bonus = next((i for i in s.concealed if i >= 136), None)
+        if bonus is not None:
+            return [BonusExposed(seat, KIND[bonus])]
+        auto = _eight_flowers(state, seat)
+        if auto:
+            return auto
+    return _draw(state, Seat.EAST, False)  # East's 14th tile
+
+
+def _eight_flowers(state: TableState, seat: Seat) -> list[Event]:
+    """The automatic Eight Flowers win, once the holder of all eight holds 13 playable tiles."""
+    rules = state.rules
+    s = state.seats[seat]
+    if "eight-flowers" not in rules.scoring.automatic_wins or s.size != 13:
+        return []
+    eighth = [i for i in s.bonus if KIND[i] in EIGHT]
+    if len(eighth) < 8:
+        return []
+    tile = KIND[eighth[-1]]
+    r = win_score(view(state, seat), tile, "eight-flowers")
+    if r is None or not r.winning:
+        return []
+    return _wins(state, [(seat, r)], tile, None, "eight-flowers")
+
+
+def resolve(state: TableState, options: Mapping[Seat, list[Action]],
+            choices: Mapping[Seat, Action]) -> list[Event]:
+    """Events for the choices of every pending seat (``options``: what each could do)."""
+    ph = state.phase
+    if ph is Phase.TURN:
+        return _turn_choice(state, choices[state.turn])
+    giver = state.turn
+    if state.window_tile is None:
+        raise StateError("no tile is on offer")
+    tile = KIND[state.window_tile]
+    order = sorted(choices, key=lambda s: s.distance_from(giver))
+    winners = [s for s in order if isinstance(choices[s], Win)]
+    if winners:
+        source = {Phase.CLAIMS: "discard", Phase.ROB_KONG: "rob-kong"}.get(ph, "rob-eighth")
+        if state.rules.payments.multiple_winners == "nearest":
+            winners = winners[:1]
+        scored = []
+        for w in winners:
+            r = win_score(view(state, w), tile, source)
+            assert r is not None and r.winning
+            scored.append((w, r))
+        return _wins(state, scored, tile, giver, source)
+    taker = next((s for s in order if isinstance(choices[s], Kong)), None)
+    if taker is None:
+        taker = next((s for s in order if isinstance(choices[s], Pong)), None)
+    if taker is None:
+        taker = next((s for s in order if isinstance(choices[s], Chow)), None)
+    passed: list[Event] = []
+    if state.rules.claims.passed_claim:
+        passed = [ClaimPassed(s, tile) for s in order if s != taker
+                  and any(isinstance(a, (Win, Pong)) for a in options[s])
+                  and not isinstance(choices[s], (Win, Pong, Kong))]
+    if taker is None:
+        return [*passed, *_unclaimed(state)]
+    return [*passed, *_claim(state, taker, choices[taker], tile)]
+
+
+def _claim(state: TableState, seat: Seat, action: Action, tile: Tile) -> list[Event]:
+    giver = state.turn
+    s = state.seats[seat]
+    if isinstance(action, Chow):
+        return [Claimed(seat, "chow", tile, action.tile, giver)]
+    kind = "kong" if isinstance(action, Kong) else "pong"
+    out: list[Event] = [Claimed(seat, kind, tile, tile, giver)]
+    melds = [m.meld for m in s.melds]
+    case = claim_case(state.rules, seat, melds, [KIND[i] for i in s.bonus], state.round_wind,
+                      tile)
+    if case is not None:
+        out.append(BaoIncurred(giver, seat, case, tile))
+    if kind == "kong":
+        out.extend(kong_payout(state.rules, seat, "claimed"))
+    return out
+
+
+def _turn_choice(state: TableState, action: Action) -> list[Event]:
+    seat = state.turn
+    if isinstance(action, Discard):
+        return [Discarded(seat, action.tile)]
+    if isinstance(action, Kong):
+        out: list[Event] = [KongDeclared(seat, action.tile, action.kind)]
+        if action.kind == "concealed":
+            out.extend(kong_payout(state.rules, seat, "concealed"))
+        return out
+    if isinstance(action, Win):
+        drawn = state.seats[seat].last_drawn
+        assert drawn is not None
+        tile = KIND[drawn]
+        r = win_score(view(state, seat), tile, "self")
+        assert r is not None and r.winning
+        return _wins(state, [(seat, r)], tile, None, "self")
+    if isinstance(action, Pass):
+        return [HandDrawn("final-tile")]
+    raise StateError(f"unexpected action {action!r}")
+
+
+def _wins(state: TableState, scored: list[tuple[Seat, ScoreResult]], tile: Tile,
+          giver: Seat | None, source: str) -> list[Event]:
+    """Bao, Won, (for Robbing the Eighth, the robber's bonus payouts) and Settled events."""
+    rules = state.rules
+    out: list[Event] = []
+    liable: dict[Seat, Seat | None] = {}
+    for seat, r in scored:
+        s = state.seats[seat]
+        liable[seat] = s.liable
+        if source == "discard" and s.liable is None and giver is not None:
+            case = _win_bao(state, seat, tile)
+            if case is not None:
+                out.append(BaoIncurred(giver, seat, case, tile))
+                liable[seat] = giver
+        ctx = r.facts.ctx if r.facts is not None else None
+        out.append(Won(seat, tile, giver, ctx.events if ctx else (), r.tai, r.raw_tai,
+                       tuple(PatternScore(i.id, i.count, i.tai) for i in r.items),
+                       r.shape or ""))
+        if source == "rob-eighth" and state.window_tile is not None:
+            out.extend(bonus_payouts(rules, seat, (*s.bonus, state.window_tile), s.paid,
+                                     state.initial_bonus))
+    winners = {seat for seat, _ in scored}
+    for seat, r in scored:
+        who_pays = liable[seat]
+        st = settle_win(rules, seat, r.tai, giver is None, giver,
+                        thirteen_wonders=r.thirteen_wonders,
+                        liable=who_pays if who_pays not in winners else None,
+                        exempt=winners - {seat})
+        out.append(Settled(seat, st.deltas, tuple(Payment(p.payer, p.payee, p.amount, p.why)
+                                                  for p in st.lines)))
+    return out
+
+
+def _win_bao(state: TableState, seat: Seat, tile: Tile) -> str | None:
+    s = state.seats[seat]
+    w = state.wall
+    assert w is not None
+    melds = [m.meld for m in s.melds]
+    concealed = [KIND[i] for i in s.concealed]
+    playable = [*concealed, tile, *(t for m in melds for t in m.tiles)]
+    return win_case(state.rules, seat, melds, [KIND[i] for i in s.bonus], state.round_wind,
+                    tile, concealed.count(tile), playable, fresh=state.seen[tile] == 1,
+                    remaining=w.live_remaining)

@@ -1,0 +1,83 @@
+"""The project's own seeded PRNG: xoshiro256** seeded by splitmix64, and a Fisher-Yates shuffle.
+
+Written out here (not :mod:`random`) so that a seed gives the same wall on every Python
+version and platform. Both generators are the public-domain reference algorithms of
+Blackman and Vigna (https://prng.di.unimi.it/): ``splitmix64`` expands a 64-bit seed into
+the 256-bit state of ``xoshiro256**``. Integers below ``n`` are drawn by rejection
+(no modulo bias).
+
+>>> rng = Xoshiro256(0)
+>>> [rng.below(10) for _ in range(5)]
+[4, 0, 9, 8, 1]
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence
+from typing import TypeVar
+
+MASK64 = (1 << 64) - 1
+T = TypeVar("T")
+
+
+def splitmix64(state: int) -> tuple[int, int]:
+    """One step of splitmix64: ``(output, next_state)`` for a 64-bit state."""
+    state = (state + 0x9E3779B97F4A7C15) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31), state
+
+
+def derive_seed(seed: int, index: int) -> int:
+    """A 64-bit seed for the ``index``-th item (e.g. hand) of something seeded by ``seed``."""
+    out, _ = splitmix64((seed * 0x2545F4914F6CDD1D + index) & MASK64)
+    return out
+
+
+def _rotl(x: int, k: int) -> int:
+    return ((x << k) | (x >> (64 - k))) & MASK64
+
+
+class Xoshiro256:
+    """xoshiro256** 1.0: a small, fast generator with a 256-bit state."""
+
+    __slots__ = ("_s",)
+
+    def __init__(self, seed: int) -> None:
+        state = seed & MASK64
+        s = []
+        for _ in range(4):
+            out, state = splitmix64(state)
+            s.append(out)
+        self._s = s
+
+    def next64(self) -> int:
+        """The next 64-bit output."""
+        s = self._s
+        result = (_rotl((s[1] * 5) & MASK64, 7) * 9) & MASK64
+        t = (s[1] << 17) & MASK64
+        s[2] ^= s[0]
+        s[3] ^= s[1]
+        s[1] ^= s[2]
+        s[0] ^= s[3]
+        s[2] ^= t
+        s[3] = _rotl(s[3], 45)
+        return result
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` (``0 < n <= 2**64``), by rejection on masked bits."""
+        if n <= 0:
+            raise ValueError("below() needs n > 0")
+        mask = (1 << (n - 1).bit_length()) - 1
+        while True:
+            v = self.next64() & mask
+            if v < n:
+                return v
+
+
+def shuffle(items: MutableSequence[T], rng: Xoshiro256) -> None:
+    """Fisher-Yates (Durstenfeld) shuffle in place: for i from the end, swap with j in [0, i]."""
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.below(i + 1)
+        items[i], items[j] = items[j], items[i]
