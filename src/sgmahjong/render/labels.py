@@ -1,0 +1,140 @@
+"""Tile faces: the short label, colours, Chinese and English names and glyph of each tile kind.
+
+Both front ends draw tiles from the same :class:`TileFace`, so a 5 of Circles is "5筒" in
+blue in the terminal, on the web and in the SVG set.
+
+>>> f = face(Tile.P5)
+>>> f.text, f.suit_label, f.short, f.kind, f.colour, f.english, f.glyph
+('5', '筒', '5筒', 'circles', '#1f5fbf', '5 Circles', '🀝')
+>>> face(Tile.CENTIPEDE).short, face(Tile.CHRYSANTHEMUM).glyph
+('蜈蚣', '🀥')
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from ..tiles import ALL_TILES, Tile
+
+IVORY = "#fbf7ea"
+"""The face colour of a tile, for text drawn "on a tile" and for the SVG set."""
+
+KINDS = ("characters", "circles", "bamboo", "wind", "dragon", "flower", "season", "animal")
+"""The values of :attr:`TileFace.kind`, in tile order."""
+
+# Ink on the ivory face (SVG, web) and a terminal colour readable on dark and light
+# backgrounds (None: the terminal's own foreground, bold).
+_INK: dict[str, tuple[str, str | None]] = {
+    "characters": ("#b3261e", "#e5534b"),
+    "circles": ("#1f5fbf", "#4d8fe6"),
+    "bamboo": ("#1e7b3a", "#3fb365"),
+    "wind": ("#1c2833", None),
+    "flower": ("#b03a8c", "#e06ac0"),
+    "season": ("#b85c00", "#e69a2e"),
+    "animal": ("#7a4f2a", "#c08850"),
+}
+_DRAGON_INK: dict[Tile, tuple[str, str | None]] = {
+    Tile.RED: ("#c8102e", "#ff4d4d"),
+    Tile.GREEN: ("#1a7f37", "#2fb344"),
+    Tile.WHITE: ("#2f5d9e", "#6f9fd8"),
+}
+_SUIT_KIND = {"m": "characters", "p": "circles", "s": "bamboo", "f": "flower", "g": "season",
+              "a": "animal"}
+_SUIT_LABEL = {"m": "萬", "p": "筒", "s": "索"}
+_HONOUR_TEXT = {Tile.EAST: "E", Tile.SOUTH: "S", Tile.WEST: "W", Tile.NORTH: "N",
+                Tile.WHITE: "Wh", Tile.GREEN: "G", Tile.RED: "R"}
+_ANIMAL_TEXT = {Tile.CAT: "Ca", Tile.MOUSE: "Mo", Tile.ROOSTER: "Ro", Tile.CENTIPEDE: "Ce"}
+_NUMBER_NAMES = ("ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE")
+_GLYPH_SUIT = {"m": "CHARACTERS", "p": "CIRCLES", "s": "BAMBOOS"}
+
+
+@dataclass(frozen=True, slots=True)
+class TileFace:
+    """How one tile kind looks: plain data for the terminal UI, the web and the SVG set.
+
+    ``text`` is at most two ASCII characters (the number of a suited tile or the seat of a
+    flower or season, a wind or dragon letter, an animal abbreviation); ``suit_label`` is
+    one double-width Chinese character (萬 筒 索, the wind or dragon, the flower, season or
+    animal); ``short`` is the compact label used in running text ("5筒", "東", "1梅").
+    ``colour`` is the ink on the ivory face, ``term_colour`` a colour readable on any
+    terminal background (None: the terminal's foreground). ``glyph`` is the Unicode
+    mahjong tile (U+1F000-U+1F02B), None for the animals.
+    """
+
+    tile: Tile
+    text: str
+    suit_label: str
+    kind: str
+    colour: str
+    term_colour: str | None
+    chinese: str
+    english: str
+    short: str
+    glyph: str | None
+
+    @property
+    def style(self) -> str:
+        """A Rich style string for the terminal, e.g. ``"bold #4d8fe6"``."""
+        return f"bold {self.term_colour}" if self.term_colour else "bold"
+
+    @property
+    def tile_style(self) -> str:
+        """A Rich style string for the tile's ink on an ivory face."""
+        return f"bold {self.colour} on {IVORY}"
+
+
+def _kind(tile: Tile) -> str:
+    if tile.is_wind:
+        return "wind"
+    if tile.is_dragon:
+        return "dragon"
+    return _SUIT_KIND[tile.suit]
+
+
+def _glyph(tile: Tile) -> str | None:
+    """The Unicode mahjong tile, looked up by its Unicode name (animals have none)."""
+    if tile.is_animal:
+        return None
+    if tile.is_suited:
+        name = f"{_NUMBER_NAMES[tile.number - 1]} OF {_GLYPH_SUIT[tile.suit]}"
+    elif tile.is_wind:
+        name = f"{tile.english.upper()} WIND"
+    elif tile is Tile.BAMBOO:
+        name = "BAMBOO"  # our "Bamboo Flower"; Unicode orders the flowers differently
+    else:
+        name = tile.english.upper()
+    return unicodedata.lookup(f"MAHJONG TILE {name}")
+
+
+def _make(tile: Tile) -> TileFace:
+    kind = _kind(tile)
+    colour, term = _DRAGON_INK[tile] if tile.is_dragon else _INK[kind]
+    if tile.is_suited:
+        text, label = str(tile.number), _SUIT_LABEL[tile.suit]
+        short = text + label
+    elif tile.is_honour:
+        text, label = _HONOUR_TEXT[tile], tile.chinese
+        short = label
+    elif tile.is_animal:
+        text, label = _ANIMAL_TEXT[tile], tile.chinese[0]
+        short = tile.chinese
+    else:
+        text, label = str(tile.number), tile.chinese
+        short = text + label
+    return TileFace(tile=tile, text=text, suit_label=label, kind=kind, colour=colour,
+                    term_colour=term, chinese=tile.chinese, english=tile.english, short=short,
+                    glyph=_glyph(tile))
+
+
+FACES: tuple[TileFace, ...] = tuple(_make(t) for t in ALL_TILES)
+"""The face of every tile kind, indexed by ``Tile``."""
+
+BACK_GLYPH = "\N{MAHJONG TILE BACK}"
+BACK_COLOUR = "#2e7d5b"
+"""The colour of a tile's back (the web and SVG draw it green)."""
+
+
+def face(tile: Tile) -> TileFace:
+    """The face of one tile kind."""
+    return FACES[tile]
