@@ -134,3 +134,38 @@ def test_liability_from_an_earlier_pong_applies_to_a_self_drawn_win():
               self_drawn=True, liable="W")
     # Two dragon pongs 2 tai, base 4, self-drawn: 8 from each, all paid by West.
     assert out["payments"] == {"E": 0, "S": 24, "W": -24, "N": 0}
+
+
+# The engine and the calculator share these functions; the decisions below are where the
+# engine's former copy differed (docs/engine.md, "Bao").
+
+
+def test_exposed_tai_counts_a_total_in_place_of_the_sets_it_describes():
+    # Three dragon sets shown are Big Three Dragons, 7 "in total" in standard, not 3 x 1.
+    shown = melds("pong 555z", "pong 666z", "kong 7777z")
+    assert exposed_tai(shown, [], S, E, STD) == 7
+    # ... so South's own wind fed for a Pong is Bao: the face-up tai are already past 5.
+    got = claim_liability(STD, shown, [], S, E, Tile.SOUTH, W)
+    assert (got.seat, got.case) == (W, "exposed-limit")
+
+
+def test_a_set_is_worth_the_rule_sets_value(tmp_path):
+    path = tmp_path / "double-dragons.toml"
+    path.write_text('extends = "standard"\n[scoring.patterns]\ndragon-pong = 2\n')
+    rules = load_rules(path)
+    # 555z shown (2) + four animals (4 + 1) = 7; at 3 (one dragon set, one animal), a
+    # dragon pong worth 2 reaches 5.
+    assert exposed_tai(melds("pong 555z"), parse_tiles("1234a"), S, E, rules) == 7
+    got = claim_liability(rules, melds("pong 555z"), parse_tiles("1a"), S, E, Tile.RED, W)
+    assert got is not None and got.case == "exposed-limit"
+    assert claim_liability(STD, melds("pong 555z"), parse_tiles("1a"), S, E, Tile.RED,
+                           W) is None
+
+
+def test_an_automatic_big_three_dragons_completed_by_the_discard_is_bao():
+    # No regular shape: the automatic preset's Big Three Dragons (limit 5, base 32) won on
+    # North's 7z, the third copy: North pays 64 + 32 + 32.
+    out = win("automatic", concealed="77z1m5p9s2m6p", melds=["pong 555z", "pong 666z"],
+              win_tile="7z", discarder="N")
+    assert out["bao"] == {"seat": "N", "case": "third-dragon"}
+    assert out["payments"] == {"E": 0, "S": 128, "W": 0, "N": -128}

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import sys
 from collections.abc import Sequence
 
 from . import __version__
 from .errors import SgmahjongError
 
-# Imported lazily so that `sgmahjong score` does not pay for the modules of other commands.
-COMMANDS = ["score", "shanten"]
+# Command modules keep heavy imports (Rich, Textual, the engine) inside their runners, so
+# building the parser stays cheap for every command.
+COMMANDS = ["score", "shanten", "simulate", "replay", "play"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,8 +23,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"sgmahjong {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        if importlib.util.find_spec(f"sgmahjong.commands.{name}") is None:  # TEMP until all land
-            continue
         module = importlib.import_module(f"sgmahjong.commands.{name}")
         module.register(sub)
     return parser
@@ -40,6 +38,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except SgmahjongError as exc:
         print(f"sgmahjong {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        # A file or folder the user named cannot be read or written.
+        print(f"sgmahjong {args.command}: error: {exc.strerror or exc}: "
+              f"{exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

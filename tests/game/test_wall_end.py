@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from sgmahjong.game import Discard, HandDrawn, Pass, Settled, Win, Won
+from sgmahjong.game import Discard, HandDrawn, Kong, Pass, Settled, Win, Won
 from sgmahjong.game.wall import NUM_TILES, WallState
 from sgmahjong.rules import load_rules
 from sgmahjong.tiles import ALL_TILES, Tile, copies_in_set, format_tiles, parse_tiles
@@ -119,3 +119,20 @@ def test_which_draws_are_possible(mode: str, front: int, back: int, live: bool,
     w = WallState.new(tuple(range(NUM_TILES)), rules.wall)
     w.front, w.back = front, back
     assert (w.can_draw(False), w.can_draw(True)) == (live, replacement)
+
+
+def test_dead_wall_replacement_due_with_the_dead_wall_empty_is_a_draw() -> None:
+    # The twelve bonus tiles dealt to South and North take 12 of the 15 dead-wall tiles.
+    # East's first turn: four concealed kongs. The first three take the last three
+    # replacements (each a 4m, making the fourth kong); the fourth finds the dead wall empty.
+    g = new_game("limit", east="1111m2222m3333m4m5z", south=SOUTH, north=NORTH,
+                 replacements="5p6p7p8p 5s6s7s8s 6z6z6z7z 4m4m4m")
+    assert g.state.wall.replacements_remaining == 3
+    for tile in ("1m", "2m", "3m", "4m"):
+        assert not g.ended
+        assert Kong(Tile.parse(tile), "concealed") in g.legal_actions(E)
+        g.submit(E, Kong(Tile.parse(tile), "concealed"))
+    assert g.ended and events_of(g, HandDrawn)[0].reason == "replacement"
+    assert g.state.wall.replacements_remaining == 0
+    assert g.state.wall.live_remaining == NUM_TILES - 15 - 53  # no live draw was taken
+    assert g.outcome().kong_declared and g.outcome().deltas == (0, 0, 0, 0)

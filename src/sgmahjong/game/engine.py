@@ -96,10 +96,13 @@ class Game:
         self._decisions = None
 
     def _pending(self) -> Decisions:
-        if self._decisions is None:
+        dec = self._decisions
+        if dec is None:
             events, dec = step(self.state)
-            self._decisions = dec if not events else {}
-        return self._decisions
+            if events:
+                return {}  # automatic events are due: advance() plays them
+            self._decisions = dec
+        return dec
 
     @property
     def ended(self) -> bool:
@@ -150,7 +153,10 @@ class Game:
         at the next decision or the end of the hand. Returns the new events."""
         new: list[Event] = []
         while True:
-            events, dec = step(self.state)
+            if self._decisions is not None:  # still valid: no event since it was computed
+                events, dec = [], self._decisions
+            else:
+                events, dec = step(self.state)
             if not events:
                 self._decisions = dec
                 if not dec or set(self._choices) < set(dec):

@@ -6,14 +6,14 @@ A seat is pending when its list holds anything but :class:`Pass`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from ..melds import MeldKind
 from ..tiles import Tile
 from .actions import Action, Chow, Discard, Kong, Pass, Pong, Win
 from .state import Phase
 from .view import PlayerView
-from .winning import EIGHT, win_score
+from .winning import EIGHT, could_win_counts, win_score
 
 RULE_CHOW = "RULES.md: Chow only by the next player (the one to the discarder's right)"
 RULE_PASSED = ("passed-claim rule: having passed a Win or Pong on a tile, a player may not Win "
@@ -54,27 +54,41 @@ def _no_discard(v: PlayerView) -> bool:
     return v.draw_final and v.rules.wall.replacement == "same-wall"
 
 
+# Actions are frozen values: one shared instance per tile (the lists are built every turn).
+_TILES = tuple(Tile(k) for k in range(34))
+_DISCARD = tuple(Discard(t) for t in _TILES)
+_CONCEALED_KONG = tuple(Kong(t, "concealed") for t in _TILES)
+_ADDED_KONG = tuple(Kong(t, "added") for t in _TILES)
+_CLAIMED_KONG = tuple(Kong(t, "claimed") for t in _TILES)
+_CHOW = tuple(Chow(t) for t in _TILES)
+_WIN, _PASS, _PONG = Win(), Pass(), Pong()
+
+
 def _turn(v: PlayerView) -> list[Action]:
-    counts: dict[Tile, int] = {}
-    for t in v.concealed:
-        counts[t] = counts.get(t, 0) + 1
-    if len(v.concealed) + 3 * len(v.me.melds) != 14 or any(t >= 34 for t in counts):
-        return []  # a bonus exposure or a draw comes first
-    kinds = sorted(counts)
+    conc = v.concealed
+    melds = v.me.melds
+    if len(conc) + 3 * len(melds) != 14:
+        return []  # a draw comes first
+    kinds = sorted(set(conc))
+    if kinds[-1] >= 34:
+        return []  # a bonus exposure comes first
     if v.must_discard:
-        return [Discard(t) for t in kinds]
+        return [_DISCARD[k] for k in kinds]
+    counts = [0] * 34
+    for t in conc:
+        counts[t] += 1
     out: list[Action] = []
-    if v.last_drawn is not None:
+    if v.last_drawn is not None and could_win_counts(counts, melds, v.rules):
         r = win_score(v, v.last_drawn, "self")
         if r is not None and r.winning:
-            out.append(Win())
-    out.extend(Kong(t, "concealed") for t in kinds if counts[t] == 4)
-    out.extend(Kong(m.tile, "added") for m in v.me.melds
-               if m.kind is MeldKind.PONG and m.tile in counts)
+            out.append(_WIN)
+    out.extend(_CONCEALED_KONG[k] for k in kinds if counts[k] == 4)
+    out.extend(_ADDED_KONG[m.tile] for m in melds
+               if m.kind is MeldKind.PONG and counts[m.tile])
     if _no_discard(v):
-        out.append(Pass())
+        out.append(_PASS)
     else:
-        out.extend(Discard(t) for t in kinds)
+        out.extend(_DISCARD[k] for k in kinds)
     return out
 
 
@@ -90,35 +104,36 @@ def _claims(v: PlayerView, t: Tile) -> list[Action]:
     out: list[Action] = []
     blocked = _blocked(v, t)
     if blocked and v.rules.claims.own_discard == "none":
-        return [Pass()]
+        return [_PASS]
     free = not blocked and not _passed(v, t)
     if free:
         r = win_score(v, t, "discard")
         if r is not None and r.winning:
-            out.append(Win())
+            out.append(_WIN)
     n = v.concealed.count(t)
     if n >= 3:
-        out.append(Kong(t, "claimed"))
+        out.append(_CLAIMED_KONG[t])
     if free and n >= 2:
-        out.append(Pong())
+        out.append(_PONG)
     if not blocked and v.seat == v.turn.next:
-        out.extend(Chow(low) for low in chow_starts(v.concealed, t))
-    out.append(Pass())
+        out.extend(_CHOW[low] for low in chow_starts(v.concealed, t))
+    out.append(_PASS)
     return out
 
 
-def chow_starts(concealed: Sequence[Tile], t: Tile) -> list[Tile]:
+def chow_starts(concealed: Sequence[Tile] | Set[int], t: Tile) -> list[Tile]:
     """The lowest tiles of the chows ``t`` can complete with these concealed tiles."""
-    if not t.is_suited:
+    if t >= 27:
         return []
+    held = concealed if isinstance(concealed, Set) else set(concealed)
     pos = t % 9
     out = []
-    for low in range(t - 2, t + 1):
-        if low < t - pos or low + 2 > t - pos + 8:
-            continue
-        others = [k for k in (low, low + 1, low + 2) if k != t]
-        if all(Tile(k) in concealed for k in others):
-            out.append(Tile(low))
+    if pos >= 2 and t - 2 in held and t - 1 in held:
+        out.append(_TILES[t - 2])
+    if 1 <= pos <= 7 and t - 1 in held and t + 1 in held:
+        out.append(_TILES[t - 1])
+    if pos <= 6 and t + 1 in held and t + 2 in held:
+        out.append(_TILES[t])
     return out
 
 
@@ -126,8 +141,8 @@ def _rob_kong(v: PlayerView, t: Tile) -> list[Action]:
     if not _blocked(v, t) and not _passed(v, t):
         r = win_score(v, t, "rob-kong")
         if r is not None and r.winning:
-            return [Win(), Pass()]
-    return [Pass()]
+            return [_WIN, _PASS]
+    return [_PASS]
 
 
 def _rob_eighth(v: PlayerView, t: Tile) -> list[Action]:
@@ -135,8 +150,8 @@ def _rob_eighth(v: PlayerView, t: Tile) -> list[Action]:
             and EIGHT - {t} <= set(v.me.bonus)):
         r = win_score(v, t, "rob-eighth")
         if r is not None and r.winning:
-            return [Win(), Pass()]
-    return [Pass()]
+            return [_WIN, _PASS]
+    return [_PASS]
 
 
 def why_illegal(v: PlayerView, action: Action) -> str:

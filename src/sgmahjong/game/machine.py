@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..scoring import ScoreResult, settle_win
+from ..scoring.bao import claim_liability, win_liability
 from ..tiles import Seat, Tile
 from .actions import Action, Chow, Discard, Kong, Pass, Pong, Win
-from .bao import claim_case, win_case
 from .events import (
     BaoIncurred,
     BonusExposed,
@@ -29,12 +29,12 @@ from .events import (
     Settled,
     Won,
 )
-from .legal import chow_starts, legal_actions, must_act
+from .legal import legal_actions, must_act
 from .payouts import bonus_payouts, kong_payout
 from .state import Phase, StateError, TableState
 from .view import view
 from .wall import KIND
-from .winning import EIGHT, could_win, win_score
+from .winning import EIGHT, _auto_candidate, win_score
 
 Decisions = dict[Seat, list[Action]]
 
@@ -43,36 +43,48 @@ def decisions(state: TableState) -> Decisions:
     """The seats that must decide now, with their legal actions."""
     ph = state.phase
     if ph is Phase.TURN:
-        seats = [state.turn]
-    elif ph in (Phase.CLAIMS, Phase.ROB_KONG, Phase.EXPOSED):
-        seats = [s for s in Seat if s != state.turn]
-    else:
+        acts = legal_actions(view(state, state.turn))
+        return {state.turn: acts} if must_act(acts) else {}
+    if ph not in (Phase.CLAIMS, Phase.ROB_KONG, Phase.EXPOSED):
         return {}
     out = {}
-    for s in seats:
-        if ph is not Phase.TURN and not _may_use(state, s):
-            continue
-        acts = legal_actions(view(state, s))
-        if must_act(acts):
-            out[s] = acts
+    for s in _OTHERS[state.turn]:
+        if _may_use(state, s):
+            acts = legal_actions(view(state, s))
+            if must_act(acts):
+                out[s] = acts
     return out
+
+
+_OTHERS = {seat: tuple(s for s in Seat if s != seat) for seat in Seat}
 
 
 def _may_use(state: TableState, seat: Seat) -> bool:
     """Whether ``seat`` could take the tile on offer at all (a win, kong, pong or chow),
-    read from its tiles before any view is built: the hot path of every claim window."""
+    read from its tile counts and cached waits before any view is built: the hot path of
+    every claim window. A cheap over-approximation; :func:`legal_actions` decides."""
     assert state.window_tile is not None
     tile = KIND[state.window_tile]
     s = state.seats[seat]
     if tile >= 34:
         return len(s.bonus) >= 7
-    held = [KIND[i] for i in s.concealed]
-    if held.count(tile) >= 2:
+    tiles = s.tiles
+    c = tiles.counts
+    if c[tile] >= 2:
         return True
-    if state.phase is Phase.CLAIMS and seat == state.turn.next and chow_starts(held, tile):
+    if (tile < 27 and state.phase is Phase.CLAIMS and seat == (state.turn + 1) % 4):
+        pos = tile % 9
+        if ((pos >= 2 and c[tile - 2] and c[tile - 1])
+                or (1 <= pos <= 7 and c[tile - 1] and c[tile + 1])
+                or (pos <= 6 and c[tile + 1] and c[tile + 2])):
+            return True
+    if tile in tiles.waits():
         return True
-    melds = [m.meld for m in s.melds]
-    return could_win([*held, tile], melds, (), tile, state.rules)
+    # An automatic Big Three Dragons / Big Four Winds needs no regular shape; the tile itself
+    # (held at most once) cannot make a new set of three, so the test does not depend on it.
+    autos = state.rules.scoring.automatic_wins
+    return ("big-three-dragons" in autos or "big-four-winds" in autos) and _auto_candidate(
+        c, s.melds, state.rules)
 
 
 def step(state: TableState) -> tuple[list[Event], Decisions]:
@@ -82,8 +94,8 @@ def step(state: TableState) -> tuple[list[Event], Decisions]:
     if ph is Phase.DEAL:
         return _deal(state), {}
     if ph is Phase.TURN:
-        seat = state.seats[state.turn]
-        bonus = next((i for i in seat.concealed if i >= 136), None)
+        held = state.seats[state.turn].concealed
+        bonus = next((i for i in held if i >= 136), None) if max(held) >= 136 else None
         if bonus is not None:
             return [BonusExposed(state.turn, KIND[bonus])], {}
         if state.replacement_owed:
@@ -109,10 +121,13 @@ def step(state: TableState) -> tuple[list[Event], Decisions]:
     return [], {}
 
 
+_NEXT = tuple(s.next for s in Seat)
+
+
 def _unclaimed(state: TableState) -> list[Event]:
     """What follows when nobody takes the tile on offer."""
     if state.phase is Phase.CLAIMS:
-        return _draw(state, state.turn.next, False)
+        return _draw(state, _NEXT[state.turn], False)
     if state.phase is Phase.ROB_KONG:
         return [*kong_payout(state.rules, state.turn, "added"), *_draw(state, state.turn, True)]
     return _draw(state, state.turn, True)  # after a bonus exposure
@@ -202,11 +217,11 @@ def _claim(state: TableState, seat: Seat, action: Action, tile: Tile) -> list[Ev
         return [Claimed(seat, "chow", tile, action.tile, giver)]
     kind = "kong" if isinstance(action, Kong) else "pong"
     out: list[Event] = [Claimed(seat, kind, tile, tile, giver)]
-    melds = [m.meld for m in s.melds]
-    case = claim_case(state.rules, seat, melds, [KIND[i] for i in s.bonus], state.round_wind,
-                      tile)
-    if case is not None:
-        out.append(BaoIncurred(giver, seat, case, tile))
+    # Bao cases 1-3 (RULES.md, "Bao cases"), on what the claimer showed before the claim.
+    bao = claim_liability(state.rules, [m.meld for m in s.melds], [KIND[i] for i in s.bonus],
+                          seat, state.round_wind, tile, giver)
+    if bao is not None:
+        out.append(BaoIncurred(bao.seat, seat, bao.case, tile))
     if kind == "kong":
         out.extend(kong_payout(state.rules, seat, "claimed"))
     return out
@@ -242,11 +257,16 @@ def _wins(state: TableState, scored: list[tuple[Seat, ScoreResult]], tile: Tile,
     for seat, r in scored:
         s = state.seats[seat]
         liable[seat] = s.liable
-        if source == "discard" and s.liable is None and giver is not None:
-            case = _win_bao(state, seat, tile)
-            if case is not None:
-                out.append(BaoIncurred(giver, seat, case, tile))
-                liable[seat] = giver
+        if source == "discard" and s.liable is None and r.facts is not None:
+            # Bao cases 1-5 on the reading the win is scored on. Fresh: this discard is
+            # the first of its kind; tiles left: the playable tiles left at the discard.
+            w = state.wall
+            assert w is not None
+            bao = win_liability(rules, r.facts, fresh=state.seen[tile] == 1,
+                                tiles_left=w.live_remaining)
+            if bao is not None:
+                out.append(BaoIncurred(bao.seat, seat, bao.case, tile))
+                liable[seat] = bao.seat
         ctx = r.facts.ctx if r.facts is not None else None
         out.append(Won(seat, tile, giver, ctx.events if ctx else (), r.tai, r.raw_tai,
                        tuple(PatternScore(i.id, i.count, i.tai) for i in r.items),
@@ -265,14 +285,3 @@ def _wins(state: TableState, scored: list[tuple[Seat, ScoreResult]], tile: Tile,
                                                   for p in st.lines)))
     return out
 
-
-def _win_bao(state: TableState, seat: Seat, tile: Tile) -> str | None:
-    s = state.seats[seat]
-    w = state.wall
-    assert w is not None
-    melds = [m.meld for m in s.melds]
-    concealed = [KIND[i] for i in s.concealed]
-    playable = [*concealed, tile, *(t for m in melds for t in m.tiles)]
-    return win_case(state.rules, seat, melds, [KIND[i] for i in s.bonus], state.round_wind,
-                    tile, concealed.count(tile), playable, fresh=state.seen[tile] == 1,
-                    remaining=w.live_remaining)

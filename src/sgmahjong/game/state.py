@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
+from ..analysis.decompose import winning_tiles
 from ..errors import SgmahjongError
 from ..melds import Meld, MeldKind
 from ..rules.model import Ruleset
@@ -50,6 +51,17 @@ class Phase(Enum):
     ENDED = "ended"
 
 
+_MELDS: dict[tuple[MeldKind, Tile], Meld] = {}
+
+
+def _meld(kind: MeldKind, tile: Tile) -> Meld:
+    """The (frozen, shared) :class:`Meld` of a kind and lowest tile."""
+    m = _MELDS.get((kind, tile))
+    if m is None:
+        m = _MELDS[kind, tile] = Meld(kind, tile)
+    return m
+
+
 @dataclass(frozen=True, slots=True)
 class DeclaredSet:
     """A declared set with its physical tiles; ``claimed`` is the id taken from a discard."""
@@ -62,11 +74,11 @@ class DeclaredSet:
 
     @property
     def meld(self) -> Meld:
-        return Meld(self.kind, min(KIND[i] for i in self.ids))
+        return _meld(self.kind, KIND[min(self.ids)])
 
     @property
     def tile(self) -> Tile:
-        return min(KIND[i] for i in self.ids)
+        return KIND[min(self.ids)]
 
 
 @dataclass(slots=True)
@@ -83,11 +95,55 @@ class SeatState:
     must_discard: bool = False               # just claimed a chow or pong
     liable: Seat | None = None               # Bao: who pays for this seat's win
     paid: frozenset[str] = frozenset()       # instant payouts already made
+    # Derived from ``concealed`` (and ``melds``), recomputed when they are replaced; and the
+    # seat's public view (see view.py). Not part of the state: not compared, not copied.
+    _tiles: Tiles | None = field(default=None, init=False, compare=False, repr=False)
+    public: object = field(default=None, init=False, compare=False, repr=False)
 
     @property
     def size(self) -> int:
         """Playable tiles held, each declared set counting three."""
         return sum(1 for i in self.concealed if i < 136) + 3 * len(self.melds)
+
+    @property
+    def tiles(self) -> Tiles:
+        """The concealed tiles as kinds and counts (cached until ``concealed`` changes)."""
+        d = self._tiles
+        if d is None or d.ids is not self.concealed or d.melds is not self.melds:
+            d = self._tiles = Tiles(self.concealed, self.melds)
+        return d
+
+
+class Tiles:
+    """A seat's concealed tiles read once: kinds in order, 46-kind counts (on demand) and the
+    kinds that would complete the hand (on demand, for the claim windows)."""
+
+    __slots__ = ("_counts", "_waits", "ids", "kinds", "melds")
+
+    def __init__(self, ids: tuple[int, ...], melds: tuple[DeclaredSet, ...]) -> None:
+        self.ids = ids
+        self.melds = melds
+        self.kinds = tuple(map(KIND.__getitem__, ids))
+        self._counts: list[int] | None = None
+        self._waits: frozenset[int] | None = None
+
+    @property
+    def counts(self) -> list[int]:
+        c = self._counts
+        if c is None:
+            c = self._counts = [0] * NUM_KINDS
+            for k in self.kinds:
+                c[k] += 1
+        return c
+
+    def waits(self) -> frozenset[int]:
+        """Kinds that complete these tiles with the declared sets (regular or Thirteen
+        Wonders), by :func:`sgmahjong.analysis.decompose.winning_tiles`."""
+        w = self._waits
+        if w is None:
+            w = self._waits = frozenset(
+                winning_tiles(self.counts[:34], [m.meld for m in self.melds]))
+        return w
 
 
 @dataclass(slots=True)
@@ -112,7 +168,7 @@ class TableState:
     sets_declared: int = 0            # claims and kongs so far
     kong_declared: bool = False
     initial_bonus: frozenset[int] = frozenset()  # exposed before East's first discard
-    seen: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)  # kinds discarded
+    seen: tuple[int, ...] = (0,) * NUM_KINDS  # times each kind was discarded
     scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     wins: list[Won] = field(default_factory=list)
     drawn: str | None = None
@@ -220,7 +276,8 @@ def _discarded(s: TableState, e: Discarded) -> None:
     seat.blocked = e.tile
     seat.last_drawn = None
     seat.must_discard = False
-    s.seen[e.tile] += 1
+    k = e.tile
+    s.seen = (*s.seen[:k], s.seen[k] + 1, *s.seen[k + 1:])
     s.discard_count += 1
     s.window_tile = i
     s.phase = Phase.CLAIMS

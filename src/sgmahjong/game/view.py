@@ -70,32 +70,81 @@ def _kinds(ids: tuple[int, ...]) -> tuple[Tile, ...]:
     return tuple(map(KIND.__getitem__, ids))
 
 
-def public_seats(state: TableState) -> tuple[SeatView, ...]:
-    """The public part of every seat (built once per state change and shared by the views)."""
+class _Cache:
+    """What the views of one state share: the public seats, ``seen``, and each seat's view
+    once built. Dropped by :func:`~.state.apply` at every event."""
+
+    __slots__ = ("seats", "seen", "views")
+
+    def __init__(self, state: TableState) -> None:
+        self.seats = tuple(_seat_view(state, seat) for seat in _SEATS)
+        self.seen = state.seen
+        self.views: list[PlayerView | None] = [None, None, None, None]
+
+
+_SEATS = tuple(Seat)
+
+
+def _seat_view(state: TableState, seat: Seat) -> SeatView:
+    """The public part of one seat, rebuilt only when something of it changed."""
+    s = state.seats[seat]
+    score = state.scores[seat]
+    old = s.public
+    if old is None:
+        new = SeatView(seat, s.melds, _kinds(s.bonus), _kinds(s.discards), len(s.concealed),
+                       score)
+    else:
+        sv, concealed, bonus, discards = old  # type: ignore[misc]
+        if (concealed is s.concealed and discards is s.discards and bonus is s.bonus
+                and sv.melds is s.melds and sv.score == score):
+            return sv  # type: ignore[no-any-return]
+        seen = sv.discards
+        if discards is s.discards:
+            pass
+        elif len(s.discards) == len(discards) + 1 and s.discards[:-1] == discards:
+            seen = (*seen, KIND[s.discards[-1]])   # one more discard: the usual change
+        else:
+            seen = _kinds(s.discards)
+        new = SeatView(seat, s.melds, sv.bonus if bonus is s.bonus else _kinds(s.bonus), seen,
+                       len(s.concealed), score)
+    s.public = (new, s.concealed, s.bonus, s.discards)
+    return new
+
+
+def _cache(state: TableState) -> _Cache:
     cached = state.public_cache
     if cached is None:
-        cached = tuple(SeatView(seat, s.melds, _kinds(s.bonus), _kinds(s.discards),
-                                len(s.concealed), state.scores[seat])
-                       for seat, s in zip(Seat, state.seats, strict=True))
-        state.public_cache = cached
+        cached = state.public_cache = _Cache(state)
     return cached  # type: ignore[return-value]
 
 
+def public_seats(state: TableState) -> tuple[SeatView, ...]:
+    """The public part of every seat (shared by the views; a seat's part is rebuilt only
+    when it changes)."""
+    return _cache(state).seats
+
+
 def view(state: TableState, seat: Seat) -> PlayerView:
-    """The table as ``seat`` sees it."""
+    """The table as ``seat`` sees it (built once per state change and seat)."""
+    cache = _cache(state)
+    v = cache.views[seat]
+    if v is not None:
+        return v
     own = state.seats[seat]
-    seats = public_seats(state)
     w = state.wall
-    return PlayerView(
+    drawn = own.last_drawn
+    v = cache.views[seat] = PlayerView(
         seat=seat, rules=state.rules, round_wind=state.round_wind,
         hand_number=state.hand_number, phase=state.phase, turn=state.turn,
         window_tile=None if state.window_tile is None else KIND[state.window_tile],
-        concealed=_kinds(own.concealed),
-        last_drawn=None if own.last_drawn is None else KIND[own.last_drawn],
-        passed=own.passed, blocked=own.blocked, must_discard=own.must_discard, seats=seats,
+        concealed=own.tiles.kinds,
+        last_drawn=None if drawn is None else KIND[drawn],
+        passed=own.passed, blocked=own.blocked, must_discard=own.must_discard,
+        seats=cache.seats,
         wall_remaining=w.remaining if w else 0, live_remaining=w.live_remaining if w else 0,
         replacements_remaining=w.replacements_remaining if w else 0,
         draw_replacement=state.draw_replacement, draw_final=state.draw_final,
         discard_count=state.discard_count, sets_declared=state.sets_declared,
-        seen=tuple(state.seen),
+        seen=cache.seen,
     )
+    return v

@@ -7,26 +7,28 @@ and a check for the preset's automatic wins) is the cheap test before :func:`sco
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
+from ..analysis.decompose import is_complete
 from ..hand import Hand
-from ..melds import Meld
+from ..melds import Meld, MeldKind
 from ..rules.model import Ruleset
 from ..scoring import ScoreResult, WinContext, score_hand
 from ..tiles import BONUS_TILES, DRAGONS, WINDS, Seat, Tile, counts34
-from .quick import is_complete
+from .state import DeclaredSet
 from .view import PlayerView
 
 EIGHT = frozenset(BONUS_TILES[:8])
 SOURCES = ("self", "discard", "rob-kong", "rob-eighth", "eight-flowers")
 
 
-def _auto_candidate(counts: list[int], melds: Sequence[Meld], rules: Ruleset) -> bool:
+def _auto_candidate(counts: Sequence[int], melds: Sequence[DeclaredSet] | Sequence[Meld],
+                    rules: Ruleset) -> bool:
     """Could an automatic Big Three Dragons / Big Four Winds win apply (no regular shape)?"""
     autos = rules.scoring.automatic_wins
     for pid, group, need in (("big-three-dragons", DRAGONS, 3), ("big-four-winds", WINDS, 4)):
         if pid in autos:
-            sets = sum(1 for m in melds if m.is_pong_or_kong and m.tile in group)
+            sets = sum(1 for m in melds if m.kind is not MeldKind.CHOW and m.tile in group)
             sets += sum(1 for t in group if counts[t] >= 3)
             if sets >= need:
                 return True
@@ -40,7 +42,14 @@ def could_win(concealed: Sequence[Tile], melds: Sequence[Meld], bonus: Sequence[
     if tile >= 34:
         return set(bonus) >= EIGHT
     counts = counts34(concealed)
-    return is_complete(counts, not melds) or _auto_candidate(counts, melds, rules)
+    return is_complete(counts, melds) or _auto_candidate(counts, melds, rules)
+
+
+def could_win_counts(counts: list[int], melds: Sequence[DeclaredSet] | Sequence[Meld],
+                     rules: Ruleset) -> bool:
+    """:func:`could_win` on 34-kind counts (winning tile included) and the declared sets."""
+    return is_complete(counts, melds) or (
+        bool(rules.scoring.automatic_wins) and _auto_candidate(counts, melds, rules))
 
 
 def win_score(v: PlayerView, tile: Tile, source: str) -> ScoreResult | None:
@@ -74,36 +83,3 @@ def win_score(v: PlayerView, tile: Tile, source: str) -> ScoreResult | None:
     )
     return score_hand(Hand(tuple(concealed), melds, tuple(bonus)), ctx, v.rules)
 
-
-def exposed_tai(seat: Seat, melds: Iterable[Meld], bonus: Iterable[Tile], round_wind: Seat,
-                rules: Ruleset) -> int:
-    """The face-up tai of a seat (Bao case 3): valued honour sets among its declared sets and
-    its bonus tiles, at the rule set's values."""
-    total = sum(honour_set_tai(m.tile, seat, round_wind, rules)
-                for m in melds if m.is_pong_or_kong)
-    held = set(bonus)
-    total += _tai(rules, "animal") * sum(1 for t in held if t.is_animal)
-    total += _tai(rules, "own-flower") * sum(1 for t in held if t.is_flower and t.owner == seat)
-    total += _tai(rules, "own-season") * sum(1 for t in held if t.is_season and t.owner == seat)
-    for pid, group in (("four-animals", BONUS_TILES[8:]), ("four-flowers", BONUS_TILES[:4]),
-                       ("four-seasons", BONUS_TILES[4:8])):
-        if held >= set(group):
-            total += _tai(rules, pid)
-    return total
-
-
-def honour_set_tai(tile: Tile, seat: Seat, round_wind: Seat, rules: Ruleset) -> int:
-    """The tai a pong or kong of ``tile`` is worth by itself (dragon, seat and round wind)."""
-    if tile.is_dragon:
-        return _tai(rules, "dragon-pong")
-    value = 0
-    if tile == seat.wind:
-        value += _tai(rules, "seat-wind")
-    if tile == round_wind.wind:
-        value += _tai(rules, "round-wind")
-    return value
-
-
-def _tai(rules: Ruleset, pid: str) -> int:
-    p = rules.pattern(pid)
-    return 0 if p is None or p.limit else p.tai

@@ -3,6 +3,9 @@
 Liability is incurred by a discard that another player claims (Pong or Kong) or wins
 with. A claim's liability carries to that player's eventual win in the same hand; a
 win's liability applies to that win. Bao changes who pays, never what a hand is worth.
+
+The one implementation: the calculator (:mod:`.request`) and the game engine
+(:mod:`sgmahjong.game.machine`) both call :func:`claim_liability` and :func:`win_liability`.
 """
 
 from __future__ import annotations
@@ -34,7 +37,10 @@ class Liability:
 
 def exposed_tai(melds: Sequence[Meld], bonus: Sequence[Tile], seat: Seat, round_wind: Seat,
                 rules: Ruleset) -> int:
-    """The tai a player shows face up: declared honour sets and bonus tiles."""
+    """The tai a player shows face up: declared honour sets (every declared set, a concealed
+    kong included) and bonus tiles, scored by the rule set's patterns as a hand would be:
+    a total "in total" replaces the per-set tai it describes (three dragon sets shown are
+    Big Three Dragons, 7 in ``standard``, not 3), and a face-up limit pattern is the limit."""
     hand = Hand((), tuple(melds), tuple(bonus))
     ctx = WinContext(seat=seat, win_tile=Tile.M1, self_drawn=True, round_wind=round_wind)
     sets = tuple(SetFact(m.is_chow, m.tile, m.is_kong, m.is_concealed) for m in melds)
@@ -43,14 +49,24 @@ def exposed_tai(melds: Sequence[Meld], bonus: Sequence[Tile], seat: Seat, round_
     found = {p: PREDICATES[p](facts) for p in _FACE_UP if p in table}
     found = {p: n for p, n in found.items() if n}
     replaced = {r for p in found for r in table[p].replaces}
-    return sum(table[p].tai * n for p, n in found.items() if p not in replaced)
+    found = {p: n for p, n in found.items() if p not in replaced}
+    if any(table[p].limit for p in found):
+        return rules.scoring.limit_tai
+    return sum(table[p].tai * n for p, n in found.items())
 
 
-def _honour_value(tile: Tile, seat: Seat, round_wind: Seat) -> int:
-    """Tai a set of this tile is worth: dragons 1, seat and round wind 1 each."""
+def _honour_value(tile: Tile, seat: Seat, round_wind: Seat, rules: Ruleset) -> int:
+    """Tai a set of this tile is worth by itself, at the rule set's values: a dragon
+    (``dragon-pong``), the seat wind and the round wind (a wind that is both counts both)."""
+    table = rules.scoring.patterns
+
+    def tai(pid: str) -> int:
+        p = table.get(pid)
+        return 0 if p is None or p.limit else p.tai
+
     if tile.is_dragon:
-        return 1
-    return (tile == seat.wind) + (tile == round_wind.wind)
+        return tai("dragon-pong")
+    return tai("seat-wind") * (tile == seat.wind) + tai("round-wind") * (tile == round_wind.wind)
 
 
 def _completes_group(melds: Sequence[Meld], tile: Tile, group: tuple[Tile, ...],
@@ -68,7 +84,7 @@ def claim_liability(rules: Ruleset, melds: Sequence[Meld], bonus: Sequence[Tile]
         return Liability(discarder, "third-dragon")
     if "fourth-wind" in cases and _completes_group(melds, tile, WINDS, 3):
         return Liability(discarder, "fourth-wind")
-    value = _honour_value(tile, seat, round_wind)
+    value = _honour_value(tile, seat, round_wind, rules)
     if value and ("exposed-limit" in cases or "exposed-limit-pong" in cases):
         before = exposed_tai(melds, bonus, seat, round_wind, rules)
         limit = rules.scoring.tai_cap
@@ -93,16 +109,13 @@ def win_liability(rules: Ruleset, facts: HandFacts, *, fresh: bool = False,
         return None
     cases = rules.bao.cases
     tile, melds, discarder = ctx.win_tile, facts.hand.melds, ctx.discarder
-    # The reading marks the pong that the discard completed as not concealed.
-    found = facts.sets[len(melds):]
-    completes_pong = any(s.is_pong_or_kong and s.tile == tile and not s.concealed
-                         for s in found)
+    completes_pong = _completes_pong(facts)
     if completes_pong:
         if "third-dragon" in cases and _completes_group(melds, tile, DRAGONS, 2):
             return Liability(discarder, "third-dragon")
         if "fourth-wind" in cases and _completes_group(melds, tile, WINDS, 3):
             return Liability(discarder, "fourth-wind")
-    value = _honour_value(tile, ctx.seat, ctx.round_wind)
+    value = _honour_value(tile, ctx.seat, ctx.round_wind, rules)
     if value:
         before = exposed_tai(melds, facts.bonus, ctx.seat, ctx.round_wind, rules)
         limit = rules.scoring.tai_cap
@@ -120,6 +133,18 @@ def win_liability(rules: Ruleset, facts: HandFacts, *, fresh: bool = False,
             and tiles_left <= rules.bao.fresh_tile_max_remaining):
         return Liability(discarder, "fresh-tile")
     return None
+
+
+def _completes_pong(facts: HandFacts) -> bool:
+    """Whether the winning discard completes a pong (not the eye, not a chow) in this
+    reading. A regular reading marks that pong as not concealed; an automatic win (Big
+    Three Dragons / Big Four Winds without the regular shape) reads every three of a kind as
+    a set, so there the discard completes one when it is the third copy held."""
+    tile = facts.ctx.win_tile
+    if facts.shape == "automatic":
+        return facts.hand.concealed.count(tile) == 3
+    found = facts.sets[len(facts.hand.melds):]
+    return any(s.is_pong_or_kong and s.tile == tile and not s.concealed for s in found)
 
 
 def _shows_one_suit(melds: Sequence[Meld], tile: Tile, at_least: int) -> bool:

@@ -1,0 +1,87 @@
+"""The baseline players: ``random`` (any legal action, seeded) and ``greedy`` (wins when it
+can, discards the tile furthest from any set, pongs only valued honours)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..game.actions import Action, Discard, Kong, Pass, Pong, Win
+from ..game.prng import Xoshiro256
+from ..game.view import PlayerView
+from ..tiles import Tile
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions, from the project's own seeded PRNG."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = Xoshiro256(seed)
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        return legal[self._rng.below(len(legal))]
+
+
+def valued_honour(view: PlayerView, tile: int) -> bool:
+    """A dragon, the seat's own wind or the round wind (a pong of it scores)."""
+    return 31 <= tile <= 33 or tile in (27 + view.seat, 27 + view.round_wind)
+
+
+def keep_value(view: PlayerView, counts: Sequence[int], tile: int) -> int:
+    """How much ``tile`` (a playable kind, 0-33) helps a hand with these kind ``counts``;
+    higher keeps.
+
+    An isolated honour is worth least (an unvalued one, or one with copies already
+    discarded, less still), then an isolated terminal, then a tile with no neighbour
+    within two; a tile of a pair, a pong or a complete chow is worth most.
+    """
+    n = counts[tile]
+    value = 10 * (n - 1)
+    if tile >= 27:
+        if n > 1:
+            return 2 * value
+        return value + (2 if valued_honour(view, tile) else 0) - min(view.seen[tile], 2)
+    num = tile % 9
+    m2 = num >= 2 and counts[tile - 2] > 0
+    m1 = num >= 1 and counts[tile - 1] > 0
+    p1 = num <= 7 and counts[tile + 1] > 0
+    p2 = num <= 6 and counts[tile + 2] > 0
+    value += 4 * (m1 + p1) + 2 * (m2 + p2)
+    if (m2 and m1) or (m1 and p1) or (p1 and p2):
+        value += 8                                   # part of a complete chow
+    return value + (3 if 2 <= num <= 6 else 2 if num in (1, 7) else 1)
+
+
+class GreedyAgent:
+    """Wins whenever it can; otherwise declares kongs, pongs valued honours, passes other
+    claims and discards the tile with the lowest :func:`keep_value`."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        discards: list[Tile] = []
+        fallback: Action | None = None
+        for a in legal:
+            if isinstance(a, Win):
+                return a
+            if isinstance(a, Discard):
+                discards.append(a.tile)
+            elif fallback is None and self._wants(view, a):
+                fallback = a
+        if fallback is not None:
+            return fallback
+        if discards:
+            counts = [0] * 34
+            for t in view.concealed:
+                if t < 34:
+                    counts[t] += 1
+            return Discard(min(discards, key=lambda t: (keep_value(view, counts, t), -t)))
+        return next((a for a in legal if isinstance(a, Pass)), legal[0])
+
+    @staticmethod
+    def _wants(view: PlayerView, a: Action) -> bool:
+        """Kongs on its own turn, and a pong or kong of a valued honour on a discard."""
+        if isinstance(a, Kong):
+            return a.kind != "claimed" or valued_honour(view, a.tile)
+        return (isinstance(a, Pong) and view.window_tile is not None
+                and valued_honour(view, view.window_tile))

@@ -1,0 +1,82 @@
+"""``sgmahjong play``: a game of Singapore Mahjong against three AI opponents, in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from ..errors import SgmahjongError
+from ..rules.loading import PRESETS
+
+if TYPE_CHECKING:
+    from ..tui.session import PlayConfig
+
+
+class PlayOptionError(SgmahjongError):
+    """A bad option for ``sgmahjong play``."""
+
+
+EPILOG = """\
+examples:
+  sgmahjong play                          the setup screen: pick a table or your own game
+  sgmahjong play --quick --opponents snail,rabbit,fox
+  sgmahjong play --rules garden --seed 7 --no-hints
+
+At the table: arrow keys move along your tiles, Enter picks and Enter again throws;
+W win, P pong, C chow, K kong, S skip, H hints, ? all keys. Every game is saved as a
+match record (JSON Lines) in your data folder (set SGMAHJONG_DATA_DIR to change it).
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "play", help="play against three AI opponents in the terminal",
+        description="Deal a game of Singapore Mahjong against three AI opponents, with "
+                    "hints and a practice ladder of three tables.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--rules", default="standard", metavar="PRESET|FILE",
+                   help=f"preset ({', '.join(PRESETS)}) or a .toml rule file "
+                        "(default: standard)")
+    p.add_argument("--quick", action="store_true", help="a quick game of 4 hands")
+    p.add_argument("--opponents", metavar="A,B,C",
+                   help="three opponents, e.g. snail,fox,owl (default: hedgehog,fox,owl)")
+    p.add_argument("--seed", type=int, metavar="N", help="deal reproducibly from this seed")
+    p.add_argument("--no-hints", action="store_true", help="start with the hints hidden")
+    p.add_argument("--delay", type=float, default=0.35, metavar="SECONDS",
+                   help="pause after each opponent's move (default 0.35)")
+    p.set_defaults(func=run)
+
+
+def config_from_args(args: argparse.Namespace) -> PlayConfig:
+    """The table's PlayConfig from the options; a bad option raises PlayOptionError."""
+    from ..rules.loading import load_rules
+    from ..tui.session import PlayConfig, fallback_opponents, make_opponent
+
+    load_rules(args.rules)  # a bad preset or rule file: its own clear error
+    if args.opponents is None:
+        opponents = fallback_opponents()
+    else:
+        names = [n.strip().lower() for n in args.opponents.split(",") if n.strip()]
+        if len(names) != 3:
+            raise PlayOptionError(f"--opponents needs three names separated by commas, "
+                                  f"got {args.opponents!r}")
+        for n in names:
+            make_opponent(n, 0)  # unknown names: one clear error listing the known ones
+        opponents = (names[0], names[1], names[2])
+    if args.seed is not None and args.seed < 0:
+        raise PlayOptionError("--seed must be 0 or more")
+    if args.delay < 0:
+        raise PlayOptionError("--delay must be 0 or more")
+    return PlayConfig(rules=args.rules, quick=args.quick, opponents=opponents, seed=args.seed,
+                      hints=not args.no_hints, ai_delay=args.delay)
+
+
+def run(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    from ..tui.app import PlayApp
+
+    PlayApp(config).run()
+    return 0
+
+
+__all__ = ["register", "run"]

@@ -1,0 +1,83 @@
+"""``PlayApp``: the Textual application behind ``sgmahjong play`` (setup, table, ladder)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+
+from ..errors import SgmahjongError
+from ..game import Game, Won
+from ..store.progress import Progress, load_progress, save_progress
+from .ladder import hand_stars, match_stars
+from .session import PlayConfig, Session
+from .setup import SetupScreen
+from .table import TableScreen
+
+
+class PlayApp(App[None]):
+    """Singapore Mahjong at a table of three garden animals."""
+
+    TITLE = "Singapore Mahjong"
+
+    def __init__(self, config: PlayConfig | None = None, *, skip_setup: bool = False,
+                 progress_path: Path | None = None) -> None:
+        super().__init__()
+        self.config = config or PlayConfig()
+        self.skip_setup = skip_setup
+        self.progress_path = progress_path
+        self.progress: Progress = load_progress(progress_path)
+        self.session: Session | None = None
+
+    @property
+    def ai_delay(self) -> float:
+        return self.session.config.ai_delay if self.session else self.config.ai_delay
+
+    def on_mount(self) -> None:
+        if self.skip_setup:
+            self.start_game(self.config)
+        else:
+            self.push_screen(SetupScreen(self.config))
+
+    def start_game(self, config: PlayConfig) -> None:
+        """Seat the players and deal the first hand."""
+        try:
+            self.session = Session(config)
+        except SgmahjongError as exc:
+            self.notify(str(exc), title="Cannot start", severity="error")
+            return
+        self.config = config
+        if isinstance(self.screen, SetupScreen):
+            self.switch_screen(TableScreen(self.session))
+        else:
+            self.push_screen(TableScreen(self.session))
+
+    def back_to_setup(self) -> None:
+        """Leave the table (the record so far is already saved)."""
+        self.session = None
+        self.switch_screen(SetupScreen(self.config))
+
+    # ------------------------------------------------------------------ the ladder
+
+    def award_hand_stars(self, game: Game) -> list[str]:
+        """Stars for the player's win in this hand at a ladder table (new ones only)."""
+        s = self.session
+        if s is None or not s.config.table:
+            return []
+        mine = [e.tai for e in game.events if isinstance(e, Won) and e.seat == s.human_seat]
+        return self._award(s.config.table, hand_stars(mine))
+
+    def award_match_stars(self) -> list[str]:
+        s = self.session
+        if s is None or not s.config.table or not s.match.quick:
+            return []
+        return self._award(s.config.table, match_stars(s.scores))
+
+    def _award(self, table: str, goals: list[str]) -> list[str]:
+        new = [g for g in goals if self.progress.award(table, g)]
+        if new:
+            try:
+                save_progress(self.progress, self.progress_path)
+            except OSError as exc:
+                self.notify(f"could not save your stars: {exc}", severity="warning")
+        return new

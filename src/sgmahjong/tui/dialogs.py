@@ -1,0 +1,143 @@
+"""Dialogs over the table: the keys, the end-of-hand breakdown, the final standings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..game import Game
+from ..tiles import Seat
+from .ladder import goal_text
+from .summary import hand_lines, standings_lines
+
+if TYPE_CHECKING:
+    from .session import Session
+
+KEYS_TEXT = """\
+[b]Keys at the table[/]
+
+  ← →        move along your tiles
+  Enter      pick the tile; Enter again throws it
+  W          win (when you can)
+  P          pong the tile just thrown
+  C          chow it (only from the player on your left)
+  K          kong (choose which when there are several)
+  S          skip a claim
+  1-4        choose when several chows or kongs fit
+  Esc        put the picked tile back
+  H          show or hide the hints
+  ?          this help
+  Q          leave the table (back to the setup)
+
+The mouse works too: click a tile to pick it, click it again to throw.
+Claim buttons appear only when the claim is possible. There is no timer.
+
+[dim]Press any key to go back to the table.[/]"""
+
+
+class _Dialog(ModalScreen[None]):
+    DEFAULT_CSS = """
+    _Dialog { align: center middle; }
+    _Dialog > VerticalScroll {
+        width: 90; max-width: 95%; height: auto; max-height: 90%;
+        border: thick $accent; background: $surface; padding: 1 2;
+    }
+    """
+
+
+class HelpScreen(_Dialog):
+    """The keys; any key closes it."""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(Text.from_markup(KEYS_TEXT))
+
+    def on_key(self) -> None:
+        self.dismiss()
+
+    def on_click(self) -> None:
+        self.dismiss()
+
+
+class HandOverScreen(_Dialog):
+    """Who won and how (each tai source, the payments), or why the hand was drawn."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "close", "Next"), Binding("space", "close", "Next", show=False)]
+
+    def __init__(self, session: Session, game: Game, stars: list[str],
+                 banker: int) -> None:
+        super().__init__()
+        self.session = session
+        self.game = game
+        self.stars = stars
+        self.banker = banker
+        self.ready = False
+
+    def on_mount(self) -> None:
+        # a key pressed to throw just as an opponent won must not skip the breakdown
+        delay = self.session.config.ai_delay
+        if delay > 0:
+            self.set_timer(0.6, self._arm)
+        else:
+            self._arm()
+
+    def _arm(self) -> None:
+        self.ready = True
+
+    def compose(self) -> ComposeResult:
+        s = self.session
+
+        def name(seat: Seat) -> str:
+            return s.names[(self.banker + seat) % 4]
+
+        lines = [f"[b u]End of hand {len(s.hands)}[/]", ""]
+        lines.extend(hand_lines(self.game, name))
+        for goal in self.stars:
+            lines.append(f"[b yellow]⭐ New star: {goal_text(goal)}![/]")
+        lines.append("")
+        lines.append("[b]Scores[/]: " + ", ".join(
+            f"{n} {sc:+d}" for n, sc in zip(s.names, s.scores, strict=True)))
+        more = "the standings" if s.match_over else "the next hand"
+        lines.append(f"[dim]Enter: {more}[/]")
+        with VerticalScroll():
+            yield Static(Text.from_markup("\n".join(lines)), id="breakdown")
+
+    def action_close(self) -> None:
+        if self.ready:
+            self.dismiss()
+
+
+class MatchOverScreen(_Dialog):
+    """The standings after the last hand, stars earned, where the record was saved."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "close", "Setup"), Binding("q", "app.quit", "Quit")]
+
+    def __init__(self, session: Session, stars: list[str]) -> None:
+        super().__init__()
+        self.session = session
+        self.stars = stars
+
+    def compose(self) -> ComposeResult:
+        s = self.session
+        lines = ["[b u]The match is over[/]", "", "[b]Standings[/]"]
+        lines.extend(standings_lines(s.names, s.scores))
+        for goal in self.stars:
+            lines.append(f"[b yellow]⭐ New star: {goal_text(goal)}![/]")
+        if s.record_path is not None:
+            lines.append("")
+            lines.append(f"[dim]Saved as {s.record_path.name} in your data folder.[/]")
+        lines.append("")
+        lines.append("[dim]Enter: back to the tables · Q: quit[/]")
+        with VerticalScroll():
+            yield Static(Text.from_markup("\n".join(lines)), id="standings")
+
+    def action_close(self) -> None:
+        self.dismiss()

@@ -1,0 +1,255 @@
+"""A game session for the table: the match, the three AI seats, the human seat, the record.
+
+Holds no rules: it asks the engine (``Match``, ``Game``) what is legal and submits actions.
+The human is player 0; AI players see only their own :class:`PlayerView`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from ..errors import SgmahjongError
+from ..game import Action, Event, Game, HandRecord, Match, PlayerView
+from ..game.match import round_wind
+from ..game.prng import derive_seed
+from ..rules.loading import load_rules
+from ..rules.model import Ruleset
+from ..store.progress import data_dir
+from ..tiles import Seat, Tile
+
+LEVEL_NAMES = ("snail", "rabbit", "hedgehog", "fox", "owl")
+DEFAULT_OPPONENTS = ("hedgehog", "fox", "owl")
+QUICK_HANDS = 4
+"""Hands in a quick game when the preset does not define one."""
+
+AgentFn = Callable[[PlayerView, list[Action]], Action]
+
+
+class SetupError(SgmahjongError):
+    """Options the table cannot start with (an unknown opponent, a bad rule set)."""
+
+
+def opponent_names() -> list[str]:
+    """The opponents one can pick: the five levels where they exist, then the registry."""
+    names: list[str] = []
+    try:
+        from ..agents.levels import LEVELS
+        names.extend(n for n in LEVEL_NAMES if n in LEVELS)
+    except ImportError:  # the levels are optional; the registry always has its baselines
+        pass
+    from ..agents import agent_names
+    names.extend(n for n in agent_names() if n not in names)
+    return names
+
+
+def fallback_opponents() -> tuple[str, str, str]:
+    """The default three opponents: Hedgehog, Fox, Owl, or the registry's names."""
+    known = opponent_names()
+    if all(n in known for n in DEFAULT_OPPONENTS):
+        return DEFAULT_OPPONENTS
+    base = [n for n in known if n != "random"] or known
+    return (base[0], base[-1], base[-1]) if len(base) < 3 else (base[0], base[1], base[2])
+
+
+def make_opponent(name: str, seed: int) -> AgentFn:
+    """An AI player by name: the registry first, then the level table."""
+    from ..agents import UnknownAgent, make_agent
+    try:
+        return make_agent(name, seed).act
+    except UnknownAgent:
+        pass
+    try:
+        from ..agents.levels import make_level
+        return make_level(name, seed).act
+    except (ImportError, ValueError):
+        raise SetupError(f"unknown opponent {name!r}; choose from "
+                         f"{', '.join(opponent_names())}") from None
+
+
+def quick_rules(rules: Ruleset) -> Ruleset:
+    """The rules for a quick game: the preset's own, or the same with a 4-hand quick game."""
+    if rules.match.quick_game_hands > 0:
+        return rules
+    return dataclasses.replace(
+        rules, match=dataclasses.replace(rules.match, quick_game_hands=QUICK_HANDS))
+
+
+def unique_names(names: Sequence[str]) -> list[str]:
+    """Names with repeats numbered: ``["You", "Fox", "Fox 2", "Owl"]``."""
+    out: list[str] = []
+    for n in names:
+        k = sum(1 for x in names[:len(out)] if x == n)
+        out.append(f"{n} {k + 1}" if k else n)
+    return out
+
+
+@dataclass
+class PlayConfig:
+    """Everything a table needs to start. ``walls`` is a test hook: the first hands are
+    dealt from these walls (tile text, front first) instead of the match seed."""
+
+    rules: str = "standard"
+    quick: bool = False
+    opponents: tuple[str, str, str] = DEFAULT_OPPONENTS
+    seed: int | None = None
+    hints: bool = True
+    table: str | None = None
+    ai_delay: float = 0.35
+    walls: Sequence[str | Sequence[Tile]] = ()
+    record_dir: Path | None = None
+    player_name: str = "you"
+
+
+class Session:
+    """One match at the table: player 0 is the human, players 1-3 the AI opponents."""
+
+    HUMAN = 0
+
+    def __init__(self, config: PlayConfig) -> None:
+        self.config = config
+        rules = load_rules(config.rules)
+        if config.quick:
+            rules = quick_rules(rules)
+        self.match = Match(rules, config.seed, quick=config.quick)
+        self.rules = self.match.rules
+        self.names = unique_names(["You", *(n.title() for n in config.opponents)])
+        self.agents: list[AgentFn | None] = [None] + [
+            make_opponent(name, derive_seed(self.match.seed, 1000 + i))
+            for i, name in enumerate(config.opponents, start=1)]
+        self.players = [config.player_name, *config.opponents]
+        self.record_path: Path | None = None
+        self.hands: list[HandRecord] = []
+
+    # ------------------------------------------------------------------ the hand
+
+    @property
+    def game(self) -> Game:
+        g = self.match.game
+        if g is None:
+            raise SetupError("no hand is being played")
+        return g
+
+    @property
+    def in_hand(self) -> bool:
+        return self.match.game is not None
+
+    def start_hand(self) -> Game:
+        """Deal the next hand (from a given wall while the test hook has some)."""
+        n = self.match.state.hands_played
+        if n < len(self.config.walls):
+            self.match.game = Game.new(self.rules, wall=self.config.walls[n],
+                                       round_wind=round_wind(self.rules, self.match.state),
+                                       hand_number=n)
+            return self.match.game
+        return self.match.start_hand()
+
+    def seat_of(self, player: int) -> Seat:
+        return self.match.state.seat_of(player)
+
+    def player_at(self, seat: Seat) -> int:
+        return self.match.state.player_at(seat)
+
+    @property
+    def human_seat(self) -> Seat:
+        return self.seat_of(self.HUMAN)
+
+    def view(self) -> PlayerView:
+        """The human's view of the table."""
+        return self.game.view(self.human_seat)
+
+    def human_legal(self) -> list[Action]:
+        """What the human may do now (empty when it is not the human's decision)."""
+        g = self.game
+        seat = self.human_seat
+        if g.ended or seat not in g.waiting_for():
+            return []
+        return g.legal_actions(seat)
+
+    def ai_waiting(self) -> list[Seat]:
+        g = self.game
+        if g.ended:
+            return []
+        return sorted(s for s in g.waiting_for() if s != self.human_seat)
+
+    def ai_step(self) -> list[Event]:
+        """One AI decision (the first AI seat waiting), from that seat's view only."""
+        seats = self.ai_waiting()
+        if not seats:
+            return []
+        seat = seats[0]
+        agent = self.agents[self.player_at(seat)]
+        assert agent is not None
+        g = self.game
+        legal = g.legal_actions(seat)
+        return g.submit(seat, agent(g.view(seat), legal))
+
+    def submit(self, action: Action) -> list[Event]:
+        """The human's action (checked by the engine)."""
+        return self.game.submit(self.human_seat, action)
+
+    def finish_hand(self) -> HandRecord:
+        """Close the ended hand, move the match on and save the record."""
+        record = self.match.finish_hand()
+        self.hands.append(record)
+        self.save_record()
+        return record
+
+    @property
+    def match_over(self) -> bool:
+        return self.match.state.ended
+
+    @property
+    def scores(self) -> tuple[int, int, int, int]:
+        """Match scores by player (the hand being played not included)."""
+        return self.match.state.scores
+
+    def hands_label(self) -> str:
+        """``"Hand 2 of 4"`` (quick game) or ``"Hand 2"``: the hand being played."""
+        n = self.match.state.hands_played + (1 if self.in_hand else 0)
+        if self.match.quick:
+            return f"Hand {n} of {self.rules.match.quick_game_hands}"
+        return f"Hand {n}"
+
+    # ------------------------------------------------------------------ the record
+
+    def record_file(self) -> Path:
+        if self.record_path is None:
+            folder = self.config.record_dir or data_dir() / "records"
+            stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+            self.record_path = folder / f"play-{stamp}-{self.match.seed}.jsonl"
+        return self.record_path
+
+    def save_record(self) -> Path:
+        """Write every finished hand so far as a match record (JSON Lines)."""
+        path = self.record_file()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        meta = {"table": self.config.table} if self.config.table else None
+        write_match_record(path, self.match, self.players, meta)
+        return path
+
+
+def write_match_record(path: Path, match: Match, players: Sequence[str],
+                       meta: dict[str, str | None] | None = None) -> Path:
+    """The match record through :mod:`sgmahjong.record` where it exists, else the same
+    format written here (a header line, then one event per line)."""
+    try:
+        from ..record import record_from_match, write_record
+    except ImportError:
+        header: dict[str, object] = {
+            "format": "sgmahjong-record", "version": 1, "rules": match.rules.to_dict(),
+            "rules_digest": match.rules.digest(), "seed": match.seed,
+            "players": list(players), "quick": match.quick, "hands": len(match.hands),
+            "scores": list(match.state.scores), "complete": match.state.ended}
+        if meta:
+            header["meta"] = meta
+        lines = [json.dumps(header, ensure_ascii=False)]
+        lines.extend(json.dumps(e.to_json(), ensure_ascii=False)
+                     for h in match.hands for e in h.events)
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return path
+    return write_record(path, record_from_match(match, players, meta))

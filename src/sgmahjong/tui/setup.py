@@ -1,0 +1,140 @@
+"""The setup screen: pick a ladder table, or choose rules, game length, opponents and hints."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Label, RadioButton, RadioSet, Select, Static
+
+from ..rules.loading import PRESETS
+from .ladder import GOALS, TABLES, stars_text, summary
+from .session import PlayConfig, opponent_names
+
+if TYPE_CHECKING:
+    from .app import PlayApp
+
+INTRO = ("[b]Singapore Mahjong[/]\n"
+         "The real four-player game, with the cat, mouse, rooster and centipede tiles. "
+         "Sit down with three garden animals and let the hints teach you as you play.")
+
+GUIDE = ("[b]Quick guide[/]: make four sets and a pair. A set is a pong (three the same), "
+         "a chow (three in a row in one suit) or a kong (four the same). You need at least "
+         "1 tai to win; the 💡 hints show where your tai can come from.")
+
+
+class SetupScreen(Screen[None]):
+    """Choose a table and start."""
+
+    CSS = """
+    SetupScreen { align: center top; }
+    #setup { width: 100; max-width: 100%; height: auto; padding: 0 1; }
+    #intro, #guide { margin: 1 0 0 0; }
+    #progress { margin: 1 0 0 0; color: $warning; text-style: bold; }
+    .ladder-row { height: 3; }
+    .ladder-row Button { width: 30; }
+    .ladder-row Static { width: 1fr; padding: 1 1 0 1; }
+    #custom { border: round $primary; height: auto; padding: 0 1; margin: 1 0 0 0; }
+    #custom Horizontal { height: auto; }
+    #custom Label { padding: 1 1 0 0; }
+    #custom Select { width: 20; }
+    #custom RadioSet { width: auto; }
+    #start { margin: 1 0 0 0; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "table(0)", "Garden gate"),
+        Binding("2", "table(1)", "Lily pond"),
+        Binding("3", "table(2)", "Old oak"),
+        Binding("g", "start", "Start my game"),
+        Binding("question_mark", "help", "Keys"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, config: PlayConfig) -> None:
+        super().__init__()
+        self.config = config
+
+    @property
+    def play_app(self) -> PlayApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        progress = self.play_app.progress
+        names = opponent_names()
+        rules = self.config.rules if self.config.rules in PRESETS else "standard"
+        with VerticalScroll(), Vertical(id="setup"):
+            yield Static(Text.from_markup(INTRO), id="intro")
+            yield Static(Text.from_markup(summary(progress)), id="progress")
+            yield Static(Text.from_markup("\n[b]Pick a table[/] (quick games of 4 hands; "
+                                          "press 1, 2 or 3)"))
+            for i, t in enumerate(TABLES):
+                with Horizontal(classes="ladder-row"):
+                    yield Button(f"{i + 1}. {t.name}  {stars_text(progress, t.id)}",
+                                 id=f"table-{t.id}", variant="primary" if i == 0 else "default")
+                    who = ", ".join(n.title() for n in t.opponents)
+                    yield Static(f"{who} · {t.blurb}")
+            stars = " · ".join(f"★ {text}" for _, text in GOALS)
+            yield Static(Text.from_markup(f"[dim]Stars at each table: {stars}[/]"))
+            with Vertical(id="custom"):
+                yield Static(Text.from_markup("[b]Or set up your own game[/]"))
+                with Horizontal():
+                    yield Label("Rules")
+                    yield Select([(p, p) for p in PRESETS], value=rules, allow_blank=False,
+                                 id="rules")
+                    with RadioSet(id="length"):
+                        yield RadioButton("Quick game (4 hands)", value=self.config.quick,
+                                          id="quick")
+                        yield RadioButton("Full match", value=not self.config.quick,
+                                          id="full")
+                    yield Checkbox("Hints", value=self.config.hints, id="hints")
+                with Horizontal():
+                    yield Label("Opponents")
+                    for i, name in enumerate(self.config.opponents):
+                        value = name if name in names else names[0]
+                        yield Select([(n.title(), n) for n in names], value=value,
+                                     allow_blank=False, id=f"opp-{i}")
+                yield Button("Start my game (G)", id="start", variant="success")
+            yield Static(Text.from_markup(GUIDE), id="guide")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(f"#table-{TABLES[0].id}", Button).focus()
+
+    def chosen(self) -> PlayConfig:
+        """The custom game as the widgets now say."""
+        c = self.config
+        rules = str(self.query_one("#rules", Select).value)
+        quick = self.query_one("#quick", RadioButton).value
+        hints = self.query_one("#hints", Checkbox).value
+        opp = tuple(str(self.query_one(f"#opp-{i}", Select).value) for i in range(3))
+        return PlayConfig(rules=rules, quick=quick, opponents=opp,  # type: ignore[arg-type]
+                          seed=c.seed, hints=hints, ai_delay=c.ai_delay, walls=c.walls,
+                          record_dir=c.record_dir)
+
+    def action_start(self) -> None:
+        self.play_app.start_game(self.chosen())
+
+    def action_table(self, index: int) -> None:
+        t = TABLES[index]
+        base = self.chosen()
+        base.quick = True
+        base.opponents = t.opponents
+        base.table = t.id
+        self.play_app.start_game(base)
+
+    def action_help(self) -> None:
+        from .dialogs import HelpScreen
+        self.app.push_screen(HelpScreen())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        bid = event.button.id or ""
+        if bid == "start":
+            self.action_start()
+        elif bid.startswith("table-"):
+            ids = [t.id for t in TABLES]
+            self.action_table(ids.index(bid.removeprefix("table-")))

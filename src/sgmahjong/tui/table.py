@@ -1,0 +1,504 @@
+"""The table screen: your hand, the other seats, claims by key or click, hints on the side."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Static
+
+from ..game import (
+    Action,
+    BonusExposed,
+    Chow,
+    Claimed,
+    Discard,
+    Discarded,
+    Event,
+    HandDrawn,
+    Kong,
+    KongDeclared,
+    Pass,
+    Phase,
+    Pong,
+    Win,
+    Won,
+)
+from ..render.text import markup
+from ..tiles import Seat, Tile
+from .dialogs import HandOverScreen, HelpScreen, MatchOverScreen
+from .hints import bao_warnings, hint_for
+from .widgets import WIND_NAMES, TileWidget, seat_markup
+
+if TYPE_CHECKING:
+    from .app import PlayApp
+    from .session import Session
+
+MAX_TILES = 14
+CLAIM_KEYS = {"win": "W", "pong": "P", "chow": "C", "kong": "K", "skip": "S"}
+
+
+def action_label(a: Action) -> str:
+    """How a claim choice reads on its button."""
+    if isinstance(a, Chow):
+        return "Chow " + " ".join(markup(Tile(a.tile + i)) for i in range(3))
+    if isinstance(a, Kong):
+        how = {"concealed": "concealed", "added": "added to pong", "claimed": "claimed"}
+        return f"Kong {markup(a.tile)} ({how.get(a.kind, a.kind)})"
+    return type(a).__name__
+
+
+class TableScreen(Screen[None]):
+    """Play the match: one screen for every hand."""
+
+    CSS = """
+    TableScreen { layout: vertical; }
+    #status { height: 1; background: $panel; padding: 0 1; }
+    #main { height: 1fr; }
+    #board { width: 1fr; }
+    #opponents { height: auto; }
+    .seat { border: round $primary-darken-2; padding: 0 1; width: 1fr; height: auto;
+            min-height: 5; max-height: 10; }
+    #center { height: auto; min-height: 2; padding: 0 1; }
+    #me { border: round $accent; padding: 0 1; height: auto; }
+    #hand { height: 5; }
+    #caret { height: 1; }
+    #actions { height: 1; }
+    #actions Button { min-width: 8; margin: 0 1 0 0; }
+    #message { height: auto; min-height: 1; }
+    #hints { width: 38; border: round $success; padding: 0 1; height: 1fr; }
+    #hints.hidden { display: none; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "←", show=False),
+        Binding("right", "move(1)", "→", show=False),
+        Binding("enter", "enter", "Pick/throw"),
+        Binding("w", "claim('win')", "Win"),
+        Binding("p", "claim('pong')", "Pong"),
+        Binding("c", "claim('chow')", "Chow"),
+        Binding("k", "claim('kong')", "Kong"),
+        Binding("s", "claim('skip')", "Skip"),
+        Binding("1", "choose(0)", "1", show=False),
+        Binding("2", "choose(1)", "2", show=False),
+        Binding("3", "choose(2)", "3", show=False),
+        Binding("4", "choose(3)", "4", show=False),
+        Binding("escape", "cancel", "Back", show=False),
+        Binding("h", "toggle_hints", "Hints"),
+        Binding("question_mark", "help", "Keys"),
+        Binding("q", "quit_game", "Quit"),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.cursor = 0
+        self.selected: int | None = None
+        self.choices: list[Action] = []
+        self.order: list[Tile] = []
+        self.apart = False
+        self.log_lines: list[str] = []
+        self.message = ""
+        self._busy = False
+        self._timer_pending = False
+        self._bar_state: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def play_app(self) -> PlayApp:
+        return self.app  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            with VerticalScroll(id="board"):
+                with Horizontal(id="opponents"):
+                    yield Static(id="left", classes="seat")
+                    yield Static(id="top", classes="seat")
+                    yield Static(id="right", classes="seat")
+                yield Static(id="center")
+                with Vertical(id="me"):
+                    yield Static(id="me-info")
+                    with Horizontal(id="hand"):
+                        for i in range(MAX_TILES):
+                            yield TileWidget(i, id=f"tile-{i}")
+                    yield Static(id="caret")
+                    yield Horizontal(id="actions")
+                    yield Static(id="message")
+            yield Static(id="hints", classes="" if self.session.config.hints else "hidden")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.session.config.hints and self.app.size.width < 110:
+            self.query_one("#hints", Static).add_class("hidden")
+            self.notify("The terminal is narrow, so the hints start hidden: press H to show "
+                        "them.", timeout=6)
+        self.start_hand()
+
+    # ------------------------------------------------------------------ flow
+
+    def start_hand(self) -> None:
+        s = self.session
+        s.start_hand()
+        self.log_lines = []
+        self.selected = None
+        self.choices = []
+        self.message = ""
+        self._note(s.game.events)
+        self.pump()
+
+    def pump(self) -> None:
+        """Let the AI seats play until the human must decide or the hand ends."""
+        self._timer_pending = False
+        s = self.session
+        if not s.in_hand:
+            return
+        delay = self.play_app.ai_delay
+        guard = 0
+        while not s.game.ended and not s.human_legal() and s.ai_waiting():
+            events = s.ai_step()
+            self._note(events)
+            guard += 1
+            if delay > 0 and any(isinstance(e, (Discarded, Claimed, KongDeclared))
+                                 for e in events):
+                self.refresh_table()
+                self._timer_pending = True
+                self.set_timer(delay, self.pump)
+                return
+            if guard > 2000:  # pragma: no cover - a stuck engine must not hang the UI
+                break
+        if s.game.ended:
+            self.refresh_table()
+            self.end_hand()
+            return
+        self._enter_decision()
+        self.refresh_table()
+
+    def _enter_decision(self) -> None:
+        """Put the cursor on the drawn tile at the start of the human's turn."""
+        legal = self.session.human_legal()
+        if any(isinstance(a, Discard) for a in legal):
+            self._layout_hand()
+            if self.selected is None:
+                self.cursor = max(0, len(self.order) - 1)
+
+    def end_hand(self) -> None:
+        s = self.session
+        game = s.game
+        stars = self.play_app.award_hand_stars(game)
+        record = s.finish_hand()
+        self.app.push_screen(HandOverScreen(s, game, stars, record.banker), self._after_hand)
+
+    def _after_hand(self, _: object = None) -> None:
+        s = self.session
+        if s.match_over:
+            stars = self.play_app.award_match_stars()
+            self.app.push_screen(MatchOverScreen(s, stars), self._after_match)
+        else:
+            self.start_hand()
+
+    def _after_match(self, again: object = None) -> None:
+        self.play_app.back_to_setup()
+
+    def act(self, action: Action) -> None:
+        """Submit the human's action (the engine checks it) and play on."""
+        s = self.session
+        if action not in s.human_legal():
+            self.message = "[red]That is not possible now.[/]"
+            self.refresh_table()
+            return
+        self.selected = None
+        self.choices = []
+        self.message = ""
+        self._note(s.submit(action))
+        self.pump()
+
+    # ------------------------------------------------------------------ events to text
+
+    def _seat_name(self, seat: Seat) -> str:
+        s = self.session
+        return s.names[s.player_at(seat)]
+
+    def _note(self, events: list[Event]) -> None:
+        for e in events:
+            line = self._event_line(e)
+            if line:
+                self.log_lines.append(line)
+        self.log_lines = self.log_lines[-4:]
+
+    def _event_line(self, e: Event) -> str | None:
+        if isinstance(e, Discarded):
+            return f"{self._seat_name(e.seat)} threw {markup(e.tile)}"
+        if isinstance(e, Claimed):
+            return f"{self._seat_name(e.seat)}: {e.kind} on {markup(e.tile)}!"
+        if isinstance(e, KongDeclared):
+            return f"{self._seat_name(e.seat)}: {e.kind} kong of {markup(e.tile)}"
+        if isinstance(e, BonusExposed) and e.seat == self.session.human_seat:
+            return f"You set aside {markup(e.tile)}"
+        if isinstance(e, Won):
+            who = self._seat_name(e.seat)
+            return f"[b]{who} {'win' if who == 'You' else 'wins'}![/]"
+        if isinstance(e, HandDrawn):
+            return "[b]Drawn hand[/]"
+        return None
+
+    # ------------------------------------------------------------------ rendering
+
+    def _layout_hand(self) -> None:
+        """Your concealed tiles sorted, the drawn tile apart at the end."""
+        v = self.session.view()
+        tiles = sorted(t for t in v.concealed if not t.is_bonus)
+        drawn = v.last_drawn
+        self.apart = False
+        my_turn = v.phase is Phase.TURN and v.turn == v.seat and not v.must_discard
+        if my_turn and drawn is not None and drawn in tiles and len(tiles) % 3 == 2:
+            tiles.remove(drawn)
+            tiles.append(drawn)
+            self.apart = True
+        self.order = tiles
+        if self.order:
+            self.cursor = min(self.cursor, len(self.order) - 1)
+
+    def _latest_discarder(self) -> Seat | None:
+        for e in reversed(self.session.game.events):
+            if isinstance(e, Discarded):
+                return e.seat
+            if isinstance(e, Claimed):
+                return None
+        return None
+
+    def refresh_status(self) -> None:
+        s = self.session
+        if not s.in_hand:
+            return
+        v = s.view()
+        self.query_one("#status", Static).update(Text.from_markup(
+            f"[b]Singapore Mahjong[/] · {s.hands_label()} · round {WIND_NAMES[v.round_wind]} · "
+            f"you sit {WIND_NAMES[v.seat]} · wall {v.live_remaining} tiles left · "
+            f"rules {s.rules.name} · [dim]? keys[/]"))
+
+    def refresh_table(self) -> None:
+        s = self.session
+        if not s.in_hand:
+            return
+        v = s.view()
+        self.refresh_status()
+        latest = self._latest_discarder()
+        me = v.seat
+        places = {"right": Seat((me + 1) % 4), "top": Seat((me + 2) % 4),
+                  "left": Seat((me + 3) % 4)}
+        where = {"right": "right", "top": "across", "left": "left, you chow from here"}
+        for pos, seat in places.items():
+            p = s.player_at(seat)
+            self.query_one(f"#{pos}", Static).update(Text.from_markup(seat_markup(
+                v, seat, s.names[p], where[pos], latest, s.scores[p] + v.seats[seat].score)))
+        self.query_one("#center", Static).update(Text.from_markup(self._center(v)))
+        self._layout_hand()
+        legal = s.human_legal()
+        can_throw = any(isinstance(a, Discard) for a in legal)
+        hint = hint_for(v, legal) if self._hints_on() and legal else None
+        for i in range(MAX_TILES):
+            w = self.query_one(f"#tile-{i}", TileWidget)
+            tile = self.order[i] if i < len(self.order) else None
+            w.show(tile)
+            w.set_class(self.apart and i == len(self.order) - 1, "apart")
+            w.set_class(can_throw and i == self.cursor, "cursor")
+            w.set_class(can_throw and i == self.selected, "selected")
+            w.set_class(hint is not None and tile is not None and tile == hint.suggest,
+                        "suggested")
+        self.query_one("#caret", Static).update(self._caret(can_throw, hint))
+        sv = v.me
+        info = seat_markup(v, me, "You", "your seat", latest,
+                           s.scores[0] + sv.score).split("\n")
+        self.query_one("#me-info", Static).update(Text.from_markup("\n".join(info)))
+        self._refresh_actions(legal)
+        self.query_one("#message", Static).update(Text.from_markup(self._message(v, legal)))
+        panel = self.query_one("#hints", Static)
+        if self._hints_on():
+            lines = hint.lines if hint else self._idle_hint(v)
+            panel.update(Text.from_markup("[b]💡 Hints[/] [dim](H hides)[/]\n" + "\n".join(lines)))
+        board = self.query_one("#board", VerticalScroll)
+        if board.max_scroll_y:  # a short terminal: keep your hand and the prompt in view
+            board.scroll_end(animate=False)
+        self.refresh_bindings()
+
+    def _caret(self, can_throw: bool, hint: object) -> Text:
+        """A line under the hand: ▲▲ under the cursor, 💡 under the suggested discard."""
+        suggest = getattr(hint, "suggest", None)
+        out = Text()
+        for i, t in enumerate(self.order):
+            if self.apart and i == len(self.order) - 1:
+                out.append("  ")
+            if can_throw and i == self.cursor:
+                out.append(" ▲▲ ", style="bold")
+            elif can_throw and t == suggest:
+                out.append(" 💡 ")
+            else:
+                out.append("    ")
+        return out
+
+    def _idle_hint(self, v: object) -> list[str]:
+        from .hints import local_hint
+        return local_hint(self.session.view(), []).lines
+
+    def _center(self, v: object) -> str:
+        view = self.session.view()
+        log = " · ".join(self.log_lines[-3:])
+        if view.window_tile is not None and view.phase is not Phase.TURN:
+            offer = markup(view.window_tile, on_tile=True)
+            return f"[b]{self._seat_name(view.turn)} threw[/] {offer}\n[dim]{log}[/]"
+        return f"[dim]{log}[/]"
+
+    def _message(self, v: object, legal: list[Action]) -> str:
+        view = self.session.view()
+        if self.message:
+            return self.message
+        if self.choices:
+            return "Choose with 1-4 (or click); Esc goes back."
+        if self.session.game.ended:
+            return "[b]The hand is over.[/]"
+        if not legal:
+            return f"[dim]Waiting for {self._seat_name(view.turn)}…[/]"
+        if any(isinstance(a, Discard) for a in legal):
+            if self.selected is not None and self.selected < len(self.order):
+                t = self.order[self.selected]
+                warn = " ".join(bao_warnings(view, t))
+                return (f"Enter again (or click it) to throw {markup(t)}; arrows pick "
+                        f"another. {warn}")
+            extra = "  W to win!" if Win() in legal else ""
+            return "[b]Your turn[/]: ←/→ choose a tile, Enter picks it, Enter again throws." + extra
+        tile = view.window_tile
+        keys = [CLAIM_KEYS[k] + " " + k for k in ("win", "pong", "chow", "kong")
+                if any(self._matches(a, k) for a in legal)]
+        return (f"{self._seat_name(view.turn)} threw {markup(tile) if tile else ''}: "
+                + ", ".join(keys) + " or S skip.")
+
+    def _refresh_actions(self, legal: list[Action]) -> None:
+        bar = self.query_one("#actions", Horizontal)
+        wanted: list[tuple[str, str]] = []
+        if self.choices:
+            for i, a in enumerate(self.choices):
+                wanted.append((f"choose-{i}", f"{i + 1}: {action_label(a)}"))
+            wanted.append(("cancel", "Esc: back"))
+        else:
+            for kind in ("win", "pong", "chow", "kong", "skip"):
+                if any(self._matches(a, kind) for a in legal):
+                    label = {"skip": "Skip"}.get(kind, kind.title())
+                    wanted.append((kind, f"{CLAIM_KEYS[kind]}: {label}"))
+            if self.selected is not None and any(isinstance(a, Discard) for a in legal):
+                wanted.append(("throw", "Enter: Throw"))
+        state = tuple(wanted)
+        if state == self._bar_state:
+            return
+        self._bar_state = state
+        bar.remove_children()
+        buttons = []
+        for key, text in wanted:
+            b = Button(Text.from_markup(text), name=key, compact=True)
+            b.can_focus = False
+            buttons.append(b)
+        if buttons:
+            bar.mount(*buttons)
+
+    def _hints_on(self) -> bool:
+        return not self.query_one("#hints", Static).has_class("hidden")
+
+    @staticmethod
+    def _matches(a: Action, kind: str) -> bool:
+        return {"win": isinstance(a, Win), "pong": isinstance(a, Pong),
+                "chow": isinstance(a, Chow), "kong": isinstance(a, Kong),
+                "skip": isinstance(a, Pass)}[kind]
+
+    # ------------------------------------------------------------------ input
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.is_current or not self.session.in_hand:
+            return True
+        if action == "claim" and parameters:
+            legal = self.session.human_legal()
+            return True if any(self._matches(a, str(parameters[0])) for a in legal) else None
+        return True
+
+    def action_move(self, step: int) -> None:
+        if self.choices or not self.order:
+            return
+        self.cursor = (self.cursor + step) % len(self.order)
+        self.message = ""
+        self.refresh_table()
+
+    def action_enter(self) -> None:
+        if self.choices:
+            return
+        self._pick(self.cursor)
+
+    def _pick(self, index: int) -> None:
+        legal = self.session.human_legal()
+        if not any(isinstance(a, Discard) for a in legal) or index >= len(self.order):
+            if legal:
+                self.message = "Not your turn to throw: choose a claim or S to skip."
+                self.refresh_table()
+            return
+        self.cursor = index
+        if self.selected == index:
+            self.act(Discard(self.order[index]))
+            return
+        self.selected = index
+        self.message = ""
+        self.refresh_table()
+
+    def on_tile_widget_clicked(self, message: TileWidget.Clicked) -> None:
+        self._pick(message.index)
+
+    def action_claim(self, kind: str) -> None:
+        legal = self.session.human_legal()
+        options = [a for a in legal if self._matches(a, kind)]
+        if not options:
+            self.message = f"[dim]{kind.title()} is not possible now.[/]"
+            self.refresh_table()
+            return
+        if len(options) == 1:
+            self.act(options[0])
+            return
+        self.choices = options
+        self.refresh_table()
+
+    def action_choose(self, index: int) -> None:
+        if index < len(self.choices):
+            self.act(self.choices[index])
+
+    def action_cancel(self) -> None:
+        self.choices = []
+        self.selected = None
+        self.message = ""
+        self.refresh_table()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        key = event.button.name or ""
+        if key.startswith("choose-"):
+            self.action_choose(int(key.split("-")[1]))
+        elif key == "cancel":
+            self.action_cancel()
+        elif key == "throw":
+            if self.selected is not None:
+                self._pick(self.selected)
+        else:
+            self.action_claim(key)
+
+    def action_toggle_hints(self) -> None:
+        self.query_one("#hints", Static).toggle_class("hidden")
+        self.refresh_table()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    def action_quit_game(self) -> None:
+        if self.message.startswith("[b]Leave"):
+            self.play_app.back_to_setup()
+            return
+        self.message = "[b]Leave the table?[/] Press Q again (the hands played so far are saved)."
+        self.refresh_table()

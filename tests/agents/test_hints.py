@@ -1,0 +1,90 @@
+"""Hints on set positions: the discard and why, waits, tai sources, claims, Bao, a win."""
+
+from __future__ import annotations
+
+from test_levels import E, N, S, view_of  # tests/agents is on sys.path (rootdir layout)
+
+from sgmahjong.agents.hints import (
+    bao_warnings,
+    claim_hints,
+    current_waits,
+    hints,
+    suggest_discard,
+    tai_hint,
+    win_hint,
+)
+from sgmahjong.game.actions import Chow, Pong
+from sgmahjong.game.events import PatternScore, Won
+from sgmahjong.tiles import Tile
+
+
+def test_discard_hint_names_the_tile_the_shanten_and_what_remains() -> None:
+    d = suggest_discard(view_of("779m1167p89s77z", melds=["pong 555p"]))
+    assert d is not None and d.tile != Tile.RED
+    assert d.shanten == 2 and d.remaining == sum(d.useful.values()) > 0
+    assert d.sentence.startswith(f"Throw {d.tile.text}")
+    assert "2 away from ready" in d.sentence and f"{d.remaining} left unseen" in d.sentence
+    assert "Red Dragon pair" in d.plan
+
+
+def test_discard_hint_says_when_ready_and_safe() -> None:
+    v = view_of("123m456p789s11z23m9s", others={N: ["pong 111p", "chow 234s", "pong 888m"]},
+                discards={N: "9s"})
+    d = suggest_discard(v)
+    assert d is not None and d.tile == Tile.S9
+    assert "you are ready, waiting on 1m, 4m" in d.sentence
+    assert "safe against North" in d.safety
+
+
+def test_waits_with_unseen_counts_and_their_tai() -> None:
+    w = current_waits(view_of("123m456p789s777z1m", window="9p", turn=E))
+    assert w.waits == {Tile.M1: 2, Tile.M4: 4}
+    assert w.tai == {Tile.M1: 1, Tile.M4: 1}
+    assert w.sentence == "Waiting on 1m, 4m: 6 unseen (1m 1 tai, 4m 1 tai)."
+
+
+def test_a_ready_hand_with_no_tai_is_told_so() -> None:
+    w = current_waits(view_of("123m456p789s11z23m9s"))
+    assert set(w.waits) == {Tile.M1, Tile.M4}
+    assert "too few tai to win" in w.sentence
+
+
+def test_no_tai_yet_keep_the_red_pair_or_aim_for_all_chows() -> None:
+    t = tai_hint(view_of("77z234m56p3467s19s", window="1p", turn=N))
+    assert not t.secured and t.reachable
+    assert t.sentence.startswith("No tai yet: keep the Red Dragon pair or aim for ping hu")
+
+
+def test_tai_already_certain_from_an_animal() -> None:
+    t = tai_hint(view_of("234m56p3467s19s12z5z", bonus="1a"))
+    assert t.secured == 1 and "enough for the minimum of 1" in t.sentence
+
+
+def test_claim_hints_take_a_useful_chow_and_skip_a_zero_tai_pong() -> None:
+    [chow] = claim_hints(view_of("23m456p789p34s7s8s9s", turn=E, window="4m"))
+    assert isinstance(chow.action, Chow) and chow.take
+    assert "to ready" in chow.sentence
+    [pong] = claim_hints(view_of("123m456m789p55p3s9s", window="5p", turn=N))
+    assert isinstance(pong.action, Pong) and not pong.take
+    assert "no tai" in pong.sentence
+
+
+def test_claim_hint_takes_a_dragon_pong_for_its_tai() -> None:
+    [pong] = claim_hints(view_of("77z34p78m46s9s1z", melds=["chow 123m"], window="7z", turn=N))
+    assert pong.take and "tai" in pong.sentence
+
+
+def test_bao_warning_before_the_third_dragon() -> None:
+    v = view_of("1238m57p1335789s7z", others={E: ["pong 666z", "pong 555z"]})
+    [w] = bao_warnings(v)
+    assert w.tile == Tile.RED and w.seat == E and w.case == "third-dragon"
+    assert "Careful with 7z" in w.sentence
+    assert hints(v).bao == (w,)
+
+
+def test_win_hint_lists_where_the_tai_came_from() -> None:
+    won = Won(S, Tile.M1, N, (), 3, 3, (PatternScore("dragon-pong", 2, 2),
+                                        PatternScore("animal", 1, 1)), "regular")
+    h = win_hint(won)
+    assert h.items == (("dragon-pong", 2), ("animal", 1))
+    assert h.sentence == "3 tai: Dragon Pong x2 2, Animal 1."

@@ -1,0 +1,41 @@
+"""``sgmahjong play`` options: bad ones give one clear error and exit 2."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from sgmahjong.cli import main
+from sgmahjong.commands.play import config_from_args, register
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers(dest="command"))
+    return parser.parse_args(["play", *argv])
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--opponents", "snail,fox"], "three names"),
+    (["--opponents", "snail,fox,dragon"], "unknown opponent 'dragon'"),
+    (["--rules", "nonesuch"], "unknown rules 'nonesuch'"),
+    (["--delay", "-1"], "--delay must be 0 or more"),
+], ids=["two-opponents", "unknown-opponent", "unknown-rules", "negative-delay"])
+def test_bad_options_exit_2_with_one_error(argv: list[str], message: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sgmahjong play: error: ") and message in err
+    assert err.count("\n") == 1
+
+
+def test_options_make_the_config() -> None:
+    c = config_from_args(parse("--quick", "--opponents", "Snail, rabbit,owl", "--seed", "9",
+                               "--no-hints", "--rules", "garden"))
+    assert (c.quick, c.opponents, c.seed, c.hints, c.rules) == (
+        True, ("snail", "rabbit", "owl"), 9, False, "garden")
+
+
+def test_default_opponents_are_hedgehog_fox_owl() -> None:
+    assert config_from_args(parse()).opponents == ("hedgehog", "fox", "owl")

@@ -1,0 +1,44 @@
+"""Snapshots of the main screens (pytest-textual-snapshot). Regenerate after a deliberate
+change with ``pytest tests/tui/test_snapshots.py --snapshot-update`` and look at the SVGs.
+
+The table is shown with the hints hidden: their text comes from the hint engine, which
+is tested on its own, so these pictures change only when the table itself does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sgmahjong.tui.app import PlayApp
+from sgmahjong.tui.session import PlayConfig
+
+from .test_play import PAIR_OF_9S, READY, SIZE, TWO_KONGS
+
+
+def test_setup_screen(snap_compare: Any) -> None:
+    assert snap_compare(PlayApp(PlayConfig(ai_delay=0.0)), terminal_size=SIZE)
+
+
+def test_table_on_your_turn(snap_compare: Any, table_app: Callable[..., PlayApp]) -> None:
+    app = table_app(READY, hints=False)
+    assert snap_compare(app, press=["left", "enter"], terminal_size=SIZE)
+
+
+def test_table_offering_a_pong(snap_compare: Any, table_app: Callable[..., PlayApp]) -> None:
+    app = table_app(PAIR_OF_9S, hints=False)
+    assert snap_compare(app, press=["enter", "enter"], terminal_size=SIZE)
+
+
+def test_table_choosing_a_kong(snap_compare: Any, table_app: Callable[..., PlayApp]) -> None:
+    app = table_app(TWO_KONGS, hints=False)
+    assert snap_compare(app, press=["k"], terminal_size=SIZE)
+
+
+def test_end_of_hand_breakdown(snap_compare: Any, table_app: Callable[..., PlayApp]) -> None:
+    app = table_app(READY, hints=False)
+    assert snap_compare(app, press=["enter", "enter", "w"], terminal_size=SIZE)
+
+
+def test_keys_dialog(snap_compare: Any, table_app: Callable[..., PlayApp]) -> None:
+    app = table_app(READY, hints=False)
+    assert snap_compare(app, press=["question_mark"], terminal_size=SIZE)
