@@ -170,7 +170,7 @@ def _has_number(text: str, n: int) -> bool:
 
 
 def test_human_mode_discard_win(monkeypatch, capsys):
-    result, names = _names(WIN_REQUEST, monkeypatch, capsys)
+    _, names = _names(WIN_REQUEST, monkeypatch, capsys)
     code, out, err = run(["score", "123m456p789s777z1m", "--win", "1m", "--discarder", "N",
                           "--seat", "S"], "", monkeypatch, capsys)
     assert code == 0, err

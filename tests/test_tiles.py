@@ -107,7 +107,7 @@ def test_tile_classes():
 
 
 def test_repr_is_runnable():
-    assert eval(repr(Tile.P5)) is Tile.P5  # noqa: S307
+    assert eval(repr(Tile.P5)) is Tile.P5
 
 
 def test_seats_pass_to_the_right_and_have_winds():
