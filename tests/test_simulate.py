@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from sgmahjong.cli import main
+from sgmahjong.errors import SgmahjongError
 from sgmahjong.record import check_record, read_record
 from sgmahjong.simulate import ci95, game_seed, simulate
 
@@ -102,3 +103,21 @@ def test_readable_table_without_json(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["simulate", *GARDEN, "--games", "1"]) == 0
     out = capsys.readouterr().out
     assert "Results by match player" in out and "greedy" in out
+
+
+def test_an_outside_bot_program_takes_a_seat_beside_the_levels():
+    import shlex
+    import sys
+    from pathlib import Path
+
+    bot = Path(__file__).resolve().parents[1] / "examples" / "bot.py"
+    cmd = f"cmd:{shlex.join([sys.executable, str(bot)])}"
+    summary = simulate("garden", ["owl", "fox", cmd, "snail"], games=1, seed=3, quick=True)
+    data = summary.to_json()
+    assert data["games"] == 1 and data["hands"] == 4
+    assert [s["player"] for s in data["seats"]] == ["owl", "fox", cmd, "snail"]
+
+
+def test_cmd_player_without_a_command_is_a_clear_error():
+    with pytest.raises(SgmahjongError, match="needs a command"):
+        simulate("garden", ["owl", "fox", "cmd:", "snail"], games=1, quick=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -23,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .agents import make_agent
+from .agents import Agent, UnknownAgent, make_agent
 from .errors import SgmahjongError
 from .game.match import Match
 from .game.prng import derive_seed
@@ -64,12 +65,21 @@ class GameResult:
         return len(self.deltas)
 
 
+CMD_PREFIX = "cmd:"
+
+
 def play_game(rules: Ruleset, players: Sequence[str], seed: int, index: int = 0, *,
               quick: bool = False, records: Path | None = None) -> GameResult:
     """Play one full match; write its record into ``records`` (a directory) if given."""
     match = Match(rules, seed, quick=quick)
-    agents = [make_agent(name, agent_seed(seed, p)).act for p, name in enumerate(players)]
-    result = match.play(agents)
+    players_ = [make_player(name, agent_seed(seed, p), p) for p, name in enumerate(players)]
+    try:
+        result = match.play([a.act for a in players_])
+    finally:
+        for a in players_:
+            close = getattr(a, "close", None)
+            if callable(close):
+                close()
     wins = [0, 0, 0, 0]
     patterns: dict[str, int] = {}
     draws = 0
@@ -85,6 +95,24 @@ def play_game(rules: Ruleset, players: Sequence[str], seed: int, index: int = 0,
                      record_from_match(match, players, meta={"game": index}))
     return GameResult(index, seed, tuple(h.deltas for h in result.hands), draws,
                       (wins[0], wins[1], wins[2], wins[3]), tuple(sorted(patterns.items())))
+
+
+def make_player(name: str, seed: int, player: int = 0) -> Agent:
+    """A registered player by name, or ``cmd:COMMAND``: an outside program speaking the bot
+    protocol (docs/protocol.md) on its stdin and stdout."""
+    if name.startswith(CMD_PREFIX):
+        command = name[len(CMD_PREFIX):].strip()
+        if not command:
+            raise UnknownAgent("player 'cmd:' needs a command after the colon, "
+                               "e.g. 'cmd:python examples/bot.py'")
+        from .bot.agent import ProcessAgent
+
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise UnknownAgent(f"player {name!r}: cannot read the command: {exc}") from None
+        return ProcessAgent(argv, seat=player)
+    return make_agent(name, seed)
 
 
 def record_name(index: int) -> str:
@@ -210,9 +238,9 @@ def simulate(rules: str | Path | Ruleset, players: Sequence[str], *, games: int 
     rs = load_rules(rules)
     players = tuple(players)
     for name in set(players):
-        make_agent(name, 0)                      # unknown names fail before any game
+        if not name.startswith(CMD_PREFIX):
+            make_agent(name, 0)                  # unknown names fail before any game
     if len(players) != 4:
-        from .agents import UnknownAgent
         raise UnknownAgent(f"four players are needed, got {len(players)}")
     if quick:
         Match(rs, 0, quick=True)                 # a preset without quick games fails here

@@ -54,9 +54,12 @@ def make_agent(name: str, seed: int = 0) -> Agent:
 
 
 from .baseline import GreedyAgent, RandomAgent  # noqa: E402
+from .levels import LEVELS  # noqa: E402
 
 register_agent("random", RandomAgent)
 register_agent("greedy", GreedyAgent)
+for _name, _factory in LEVELS.items():
+    register_agent(_name, _factory)
 
 __all__ = ["Agent", "AgentFactory", "GreedyAgent", "RandomAgent", "UnknownAgent",
            "agent_names", "make_agent", "register_agent"]

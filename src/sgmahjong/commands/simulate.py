@@ -39,8 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
     p.add_argument("--players", default="greedy,greedy,greedy,greedy", metavar="A,B,C,D",
                    help="four player names, comma-separated, for match players 0-3 "
-                        "from the player registry (random, greedy, ...; default greedy for all; "
-                        "an unknown name lists the known ones)")
+                        "from the registry (random, greedy, snail, rabbit, hedgehog, fox, owl; "
+                        "default greedy for all; an unknown name lists the known ones), or "
+                        "cmd:COMMAND for an outside bot program (docs/protocol.md)")
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="worker processes (default 1)")
     p.add_argument("--records", metavar="DIR",
@@ -55,13 +56,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def parse_players(text: str) -> list[str]:
     """Four registry names from ``"a,b,c,d"`` (one name means all four)."""
     from ..agents import make_agent
-    from ..simulate import SimulateError
+    from ..simulate import CMD_PREFIX, SimulateError
 
     names = [n.strip() for n in text.split(",") if n.strip()]
     if len(names) == 1:
         names *= 4
     for n in names:
-        make_agent(n, 0)            # UnknownAgent lists the known names
+        if not n.startswith(CMD_PREFIX):
+            make_agent(n, 0)        # UnknownAgent lists the known names
     if len(names) != 4:
         raise SimulateError(f"--players needs four names (or one for all), got {len(names)}")
     return names
