@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import struct
 from collections.abc import Sequence
 
 from ..errors import HandError, TileCountError
@@ -235,22 +236,21 @@ _group_classes: dict[tuple[tuple[int, ...], int], int] = {}
 _group_info: list[tuple[tuple[int, ...], int]] = []
 _pair_classes: dict[tuple[tuple[int, ...], int], int] = {}
 _pair_info: list[tuple[tuple[int, ...], int]] = []
-_suit_vectors: dict[str, tuple[int, ...]] = {}
+_suit_vectors: dict[bytes, tuple[int, ...]] = {}
 _honour_vectors: dict[tuple[int, ...], tuple[int, ...]] = {}
 
-# Group keys are the counts as a string (code points 0-4): bytearray(list) is the cheapest
-# way from a list of ints to bytes, and str keys then hash and compare faster than bytes.
-# Counts of 128 or more fail to decode, other bad counts miss the tables: both reach
-# the validating slow path.
-_LOW: dict[str, int] = {}
-_HIGH: dict[str, int] = {}
-_HON: dict[str, int] = {}
+# Group keys are the counts as bytes. bytearray(list) is the cheapest way from a list of
+# ints to a buffer, and one struct unpack cuts it into the four keys in a single C call
+# (a quarter faster than decoding and slicing). Counts outside 0-255 or a wrong length
+# raise, other bad counts miss the tables: all reach the validating slow path.
+_LOW: dict[bytes, int] = {}
+_HIGH: dict[bytes, int] = {}
+_HON: dict[bytes, int] = {}
 _XY: dict[int, int] = {}
 _ZH: dict[int, int] = {}
 _FULL_MEMO: dict[int, int] = {}
 _REG_MEMO: dict[int, int] = {}
-# One C call for the four group keys (cheaper than four slice expressions).
-_SPLIT = operator.itemgetter(slice(0, 9), slice(9, 18), slice(18, 27), slice(27, 34))
+_UNPACK = struct.Struct("9s9s9s7s").unpack
 
 
 def clear_caches() -> None:
@@ -272,8 +272,8 @@ def _intern(classes: dict, info: list, item: tuple[tuple[int, ...], int], bits: 
     return cid
 
 
-def _group_value(table: dict[str, int], key: str, counts: tuple[int, ...], honours: bool,
-                 high: bool) -> int:
+def _group_value(table: dict[bytes, int], key: bytes, counts: tuple[int, ...],
+                 honours: bool, high: bool) -> int:
     value = table.get(key)
     if value is not None:
         return value
@@ -365,7 +365,7 @@ def _check(counts: Sequence[int], melds: object) -> tuple[int, ...]:
 
 def _slow(counts: Sequence[int], melds: int, regular_only: bool) -> int:
     t = _check(counts, melds)
-    m, p, s, h = _SPLIT(bytes(t).decode())
+    m, p, s, h = _UNPACK(bytes(t))
     low_m = _group_value(_LOW, m, t[0:9], False, False)
     high_p = _group_value(_HIGH, p, t[9:18], False, True)
     low_s = _group_value(_LOW, s, t[18:27], False, False)
@@ -403,10 +403,10 @@ def shanten(counts: Sequence[int], melds: int = 0) -> int:
     sgmahjong.errors.HandError: the hand has 14 concealed tiles; with 1 declared set it needs ...
     """
     try:
-        m, p, s, h = _SPLIT(bytearray(counts).decode())
+        m, p, s, h = _UNPACK(bytearray(counts))
         key = _XY[_LOW[m] + _HIGH[p]] + _ZH[_LOW[s] + _HON[h]]
         return _FULL_MEMO[key] if melds == 0 else _FULL_MEMO[key + (melds << _MELDS_SHIFT)]
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, struct.error):
         # Not yet in the tables, or bad input: the slow path validates and fills them.
         return _slow(counts, melds, False)
 
@@ -419,10 +419,10 @@ def regular_shanten(counts: Sequence[int], melds: int = 0) -> int:
     8
     """
     try:
-        m, p, s, h = _SPLIT(bytearray(counts).decode())
+        m, p, s, h = _UNPACK(bytearray(counts))
         return _REG_MEMO[_XY[_LOW[m] + _HIGH[p]] + _ZH[_LOW[s] + _HON[h]]
                          + (melds << _MELDS_SHIFT)]
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, struct.error):
         return _slow(counts, melds, True)
 
 
