@@ -1,21 +1,34 @@
-"""The hints panel's content: suggested discard and why, waits with counts, tai sources, Bao.
+"""The hints panel: Rich markup lines rendered from :func:`sgmahjong.agents.hints.hints`.
 
-:func:`hint_for` is the one call site the table uses. It reads the player's own
-:class:`PlayerView` and legal actions only. The analysis here is a small local version
-built on :mod:`sgmahjong.analysis.useful`; when ``sgmahjong.agents.hints`` offers
-``hint_lines(view, legal)`` that is used instead.
+The hints themselves (what to throw and why, the waits, the tai, each claim, Bao) are worked
+out in one place, :mod:`sgmahjong.agents.hints`, from the player's own :class:`PlayerView`.
+This module only lays them out for the table (tiles drawn with
+:func:`sgmahjong.render.text.markup`) and passes on the suggested discard for the 💡 marker.
+:func:`hint_for` is the one call the table makes for the panel.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..analysis.shanten import shanten
-from ..analysis.useful import discard_table, useful_tiles
-from ..game import Action, Chow, Discard, Kong, Phase, PlayerView, Pong, Win
+from rich.markup import escape
+
+from ..agents import hints as engine
+from ..game import Action, Chow, Discard, Kong, Phase, PlayerView, Pong, Win, Won
 from ..render.text import markup
-from ..tiles import Tile
+from ..rules.catalog import PATTERNS
+from ..tiles import Seat, Tile
+
+__all__ = ["Hint", "bao_warnings", "hint_for", "render", "tiles_markup", "win_lines"]
+
+SHOWN_TILES = 10     # useful tiles listed after the suggested discard (two lines)
+SHOWN_SOURCES = 5    # tai sources listed
+
+_BY_TEXT = {t.text: t for t in Tile}
+_TILE_TEXT = re.compile(r"(?<![\w])(" + "|".join(sorted(_BY_TEXT, key=len, reverse=True))
+                        + r")(?![\w])")
 
 
 @dataclass
@@ -27,153 +40,183 @@ class Hint:
 
 
 def hint_for(view: PlayerView, legal: Sequence[Action]) -> Hint:
-    """The hint for this moment (the table's only entry point to the hints)."""
+    """The panel for this moment: :func:`sgmahjong.agents.hints.hints`, laid out."""
     try:
-        from ..agents import hints as external  # type: ignore[attr-defined]
-    except ImportError:
-        external = None
-    lines_fn = getattr(external, "hint_lines", None)
-    if callable(lines_fn):
-        try:
-            got = lines_fn(view, list(legal))
-            suggest = next((a.tile for a in legal if isinstance(a, Discard)
-                            and getattr(got, "suggest", None) == a.tile), None)
-            return Hint(list(getattr(got, "lines", got)), suggest)
-        except Exception:  # a hint must never break the table; fall back to the local one
-            pass
-    return local_hint(view, legal)
+        found = engine.hints(view, list(legal))
+    except Exception as e:  # a hint must never break the table: say so in the panel
+        return Hint([f"[red]No hint this time ({escape(type(e).__name__)}: "
+                     f"{escape(str(e))}).[/]"])
+    return render(found, view, legal)
 
 
-def _counts(view: PlayerView) -> tuple[list[int], list[int]]:
-    """Own concealed playable counts and the tiles visible elsewhere (34 kinds each)."""
-    counts = [0] * 34
-    for t in view.concealed:
-        if t < 34:
-            counts[t] += 1
-    visible = [0] * 34
-    for s in view.seats:
-        for t in s.discards:
-            visible[t] += 1
-        for m in s.melds:
-            for t in m.meld.tiles:
-                visible[t] += 1
-    return counts, visible
-
-
-def _tiles(useful: dict[Tile, int], limit: int = 8) -> str:
-    best = sorted(useful.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
-    text = " ".join(f"{markup(t)}×{n}" for t, n in best)
-    more = len(useful) - len(best)
-    return text + (f" (+{more} more)" if more > 0 else "")
-
-
-def _steps(n: int) -> str:
-    if n <= 0:
-        return "ready (one tile from winning)"
-    return f"{n} tile{'s' if n > 1 else ''} from ready"
-
-
-def local_hint(view: PlayerView, legal: Sequence[Action]) -> Hint:
-    counts, visible = _counts(view)
-    melds = len(view.me.melds)
-    size = sum(counts) + 3 * melds
-    hint = Hint()
-    out = hint.lines
-    if Win() in legal:
-        out.append("[b green]You can win now: press W![/]")
-    tile = view.window_tile
-    claims = [a for a in legal if isinstance(a, (Chow, Pong, Kong))]
-    if tile is not None and claims and view.phase is not Phase.TURN:
-        before = shanten(counts, melds) if size == 13 else None
-        out.append(f"[b]Claim {markup(tile)}?[/]")
-        for a in claims:
-            out.append("  " + _claim_line(a, tile, counts, melds, before))
-        out.append("  S skips.")
-    discards = [a.tile for a in legal if isinstance(a, Discard)]
-    if discards and size == 14:
-        table = [o for o in discard_table(counts, melds, visible) if o.discard in discards]
-        if table:
-            best = table[0]
-            hint.suggest = best.discard
-            out.append(f"[b]Throw {markup(best.discard)}[/]: leaves you {_steps(best.shanten)}, "
-                       f"{best.unseen} useful tiles unseen.")
-            if best.shanten == 0 and best.useful:
-                out.append(f"  Then you wait on {_tiles(best.useful)}")
-            elif best.useful:
-                out.append(f"  Useful next: {_tiles(best.useful, 6)}")
-            for o in table[1:3]:
-                if o.shanten == best.shanten:
-                    out.append(f"  Also fine: {markup(o.discard)} ({o.unseen} useful)")
-            out.extend(_bao_lines(view, best.discard))
-    elif size == 13 and not claims:
-        n = shanten(counts, melds)
-        useful = useful_tiles(counts, melds, visible)
-        if n == 0:
-            out.append(f"[b]Ready![/] Waiting on {_tiles(useful)}")
-        elif n > 0:
-            out.append(f"You are {_steps(n)}. Useful: {_tiles(useful, 6)}")
-    out.extend(_tai_lines(view, counts))
+def render(h: engine.Hints, view: PlayerView, legal: Sequence[Action]) -> Hint:
+    """Lay out ``h`` (the hints for ``view``) as panel lines."""
+    out: list[str] = []
+    can_win = Win() in legal
+    if can_win:
+        on, tile = "", view.window_tile
+        worth = h.waits.tai.get(tile, -1) if tile is not None else -1
+        if tile is not None and h.discard is None and worth >= 0:
+            on = f" on {markup(tile)} ({worth} tai)"
+        out.append(f"[b green]You can win now{on}: press W![/]")
+    out.extend(_claim_lines(h.claims, view))
+    out.extend(_own_kong_lines(view, legal))
+    suggest = None
+    if h.discard is not None and not can_win:  # no throw to suggest when you can win
+        out.extend(_discard_lines(h.discard))
+        if Discard(h.discard.tile) in legal:
+            suggest = h.discard.tile
+    if not (can_win and h.discard is not None):
+        out.extend(_wait_lines(h.waits, view, show_not_ready=h.discard is None))
+    out.extend(_tai_lines(h.tai, view, on_turn=h.discard is not None))
+    out.extend(f"[b red]Bao:[/] {tiles_markup(w.sentence)}" for w in h.bao)
     if not out:
         out.append("Nothing to decide yet.")
-    return hint
+    return Hint(out, suggest)
 
 
-def _claim_line(a: Action, tile: Tile, counts: list[int], melds: int,
-                before: int | None) -> str:
-    c = list(counts)
-    if isinstance(a, Pong):
-        c[tile] -= 2
-        name, key = f"Pong {markup(tile)}×3", "P"
-    elif isinstance(a, Kong):
-        c[tile] -= 3
-        name, key = f"Kong {markup(tile)}×4", "K"
-    elif isinstance(a, Chow):
-        for k in (a.tile, a.tile + 1, a.tile + 2):
-            if k != tile:
-                c[k] -= 1
-        name = "Chow " + " ".join(markup(Tile(k)) for k in (a.tile, a.tile + 1, a.tile + 2))
-        key = "C"
+def tiles_markup(sentence: str) -> str:
+    """Plain text from the hints module with each tile (``5p``, ``7z``…) drawn as a tile."""
+    parts = []
+    last = 0
+    for m in _TILE_TEXT.finditer(sentence):
+        parts.append(escape(sentence[last:m.start()]))
+        parts.append(markup(_BY_TEXT[m.group(1)]))
+        last = m.end()
+    parts.append(escape(sentence[last:]))
+    return "".join(parts)
+
+
+def _rows(items: Sequence[str], per_row: int) -> list[str]:
+    """Items laid out ``per_row`` to a line, indented (the panel is 34 columns wide)."""
+    return ["  " + " ".join(items[i:i + per_row]) for i in range(0, len(items), per_row)]
+
+
+def _tile_rows(tiles: dict[Tile, int], limit: int = SHOWN_TILES) -> list[str]:
+    """``5萬×3 6萬×4 …``: the kinds with the most copies unseen first, five to a line."""
+    best = sorted(tiles.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+    items = [f"{markup(t)}×{n}" for t, n in best]
+    more = len(tiles) - len(best)
+    if more > 0:
+        items.append(f"[dim](+{more} more)[/]")
+    return _rows(items, 5)
+
+
+def _sentence(text: str) -> str:
+    """A clause from the hints module as a sentence of its own, tiles drawn."""
+    text = text.removeprefix("but ").strip()
+    return tiles_markup(text[:1].upper() + text[1:] + ("" if text.endswith(".") else "."))
+
+
+def _discard_lines(d: engine.DiscardHint) -> list[str]:
+    head = f"[b]Throw {markup(d.tile)}[/] ({escape(d.tile.english)})"
+    if d.shanten <= 0:
+        out = [f"{head}: leaves you ready."]
     else:
-        return repr(a)
-    after_melds = melds + 1
+        steps = f"{d.shanten} tile{'s' if d.shanten > 1 else ''}"
+        out = [f"{head}: leaves you {steps} from ready, {len(d.useful)} kinds help "
+               f"({d.remaining} unseen):"]
+        out.extend(_tile_rows(d.useful))
+    if d.plan and d.shanten > 0:  # when ready, the waits below show the tai of each win
+        bad = d.plan.startswith("but ")
+        out.append(f"  [red]{_sentence(d.plan)}[/]" if bad else f"  {_sentence(d.plan)}")
+    if d.safety:
+        colour = "green" if d.safety.startswith("it is safe") else "yellow"
+        out.append(f"  [{colour}]{_sentence(d.safety)}[/]")
+    return out
+
+
+def _wait_lines(w: engine.WaitsHint, view: PlayerView, show_not_ready: bool) -> list[str]:
+    if not w.waits:
+        return [tiles_markup(w.sentence)] if show_not_ready and w.sentence else []
+    left = sum(w.waits.values())
+    kinds = f"{len(w.waits)} kind{'s' if len(w.waits) > 1 else ''}"
+    out = [f"[b]Waiting on[/] {kinds}, {left} unseen:"]
+    none_win = bool(w.tai) and all(n < 0 for n in w.tai.values())
+    items = []
+    for t, n in sorted(w.waits.items(), key=lambda kv: (-kv[1], kv[0])):
+        tai = w.tai.get(t)
+        worth = ("" if tai is None or none_win else " [red](too few tai)[/]" if tai < 0
+                 else f" ({tai} tai)")
+        items.append(f"{markup(t)}×{n}{worth}")
+    out.extend(_rows(items, 5 if none_win or not w.tai else 2))
+    if none_win:
+        need = view.rules.scoring.minimum_tai
+        out.append(f"  [red]Too few tai: a win here would not reach the {need} you need.[/]")
+    if not left:
+        out.append("  [red]Every copy is visible: this wait cannot come.[/]")
+    return out
+
+
+def _tai_lines(t: engine.TaiHint, view: PlayerView, on_turn: bool) -> list[str]:
+    """The tai block. On your turn the advice is the suggested discard's plan (the tai of
+    the hand after that throw), so only the sources already held are listed here."""
+    if not view.rules.scoring.counts_tai:
+        return [f"[dim]{tiles_markup(t.sentence)}[/]"]
+    enough = t.secured >= t.minimum
+    mark = " [green]✓[/]" if enough else ""
+    out = [f"[b]Tai[/]: {t.secured} certain, {t.minimum} needed{mark}"]
+    shown = [s for s in t.sources if s.secured or enough][:SHOWN_SOURCES]
+    for s in shown:
+        worth = "" if "tai" in s.text else f" ({s.tai} tai)"
+        tick = "[green]✓[/]" if s.secured else "·"
+        out.append(f"  {tick} {tiles_markup(s.text)}{worth}")
+    if not enough and not on_turn:
+        colour = "yellow" if t.reachable else "red"
+        out.append(f"  [{colour}]{tiles_markup(t.sentence)}[/]")
+    return out
+
+
+def _claim_name(a: Action, tile: Tile | None) -> tuple[str, str]:
+    """The key and the name of a claim, with its tiles drawn."""
+    if isinstance(a, Chow):
+        return "C", "Chow " + " ".join(markup(Tile(a.tile + i)) for i in range(3))
     if isinstance(a, Kong):
-        after = shanten(c, after_melds)
-    else:
-        after = min(shanten([x - (i == d) for i, x in enumerate(c)], after_melds)
-                    for d in range(34) if c[d])
-    if before is None:
-        return f"{key}: {name}"
-    verdict = ("gets you closer" if after < before else
-               "does not get you closer" if after == before else "sets you back")
-    return f"{key}: {name} {verdict} ({_steps(after)})"
+        return "K", f"Kong {markup(a.tile)}"
+    if isinstance(a, Pong):
+        return "P", f"Pong {markup(tile)}" if tile is not None else "Pong"
+    return "", escape(type(a).__name__)
 
 
-def _tai_lines(view: PlayerView, counts: list[int]) -> list[str]:
-    try:
-        from ..agents.evaluation import tai_plan
-    except ImportError:
+def _claim_lines(claims: Sequence[engine.ClaimHint], view: PlayerView) -> list[str]:
+    if not claims:
         return []
-    plan = tai_plan(counts, [m.meld for m in view.me.melds], view.me.bonus, view.seat,
-                    view.round_wind, view.rules)
-    if not plan.sources and not plan.minimum:
-        return []
-    lines = [f"[b]Tai[/] (you need {plan.minimum}):"]
-    for s in plan.sources[:5]:
-        mark = "[green]✓[/]" if s.secured else "·"
-        lines.append(f"  {mark} {s.text}" + (f" ({s.tai})" if s.secured else ""))
-    if not plan.reachable:
-        lines.append("  [red]No tai source yet: keep a dragon pair or aim for all chows.[/]")
-    return lines
+    tile = view.window_tile
+    out = [f"[b]Claim {markup(tile)}?[/]" if tile is not None else "[b]Claims[/]"]
+    for c in claims:
+        key, name = _claim_name(c.action, tile)
+        verdict = "[b green]take[/]" if c.take else "[b yellow]skip[/]"
+        why = c.sentence.split(": ", 1)[1] if ": " in c.sentence else c.sentence
+        out.append(f"  {key} {name} → {verdict}: {tiles_markup(why)}")
+    out.append("  S skips.")
+    return out
 
 
-def _bao_lines(view: PlayerView, tile: Tile) -> list[str]:
-    try:
-        from ..agents.evaluation import bao_dangers
-    except ImportError:
+def _own_kong_lines(view: PlayerView, legal: Sequence[Action]) -> list[str]:
+    """Kongs from your own hand on your turn (the hints module leaves these to the player)."""
+    if view.phase is not Phase.TURN:
         return []
-    return [f"  [b red]Bao warning:[/] {d.text}" for d in bao_dangers(view, tile)]
+    how = {"concealed": "four in hand", "added": "add to your pong"}
+    return [f"K: you may kong {markup(a.tile)} ({how.get(a.kind, a.kind)}); "
+            "a replacement tile follows." for a in legal if isinstance(a, Kong)]
 
 
 def bao_warnings(view: PlayerView, tile: Tile) -> list[str]:
     """Bao warnings for throwing ``tile`` now (shown when the player picks a tile)."""
-    return _bao_lines(view, tile)
+    return [f"[b red]Bao warning:[/] {tiles_markup(w.sentence)}"
+            for w in engine.bao_warnings(view) if w.tile == tile]
+
+
+def win_lines(won: Won, name: Callable[[Seat], str]) -> list[str]:
+    """After a win, where its tai came from (:func:`sgmahjong.agents.hints.win_hint`)."""
+    hint = engine.win_hint(won)
+    capped = f" ({won.raw_tai} before the cap)" if won.raw_tai != hint.tai else ""
+    out = [f"[b]{escape(name(won.seat))} won[/] on {markup(won.tile)}: "
+           f"[b]{hint.tai} tai[/]{capped}"]
+    for (pid, tai), hit in zip(hint.items, won.patterns, strict=True):
+        p = PATTERNS.get(pid)
+        times = f" ×{hit.count}" if hit.count > 1 else ""
+        out.append(f"  · {escape(p.english if p else pid)}{times}: {tai} tai")
+    if not hint.items:
+        out.append(f"  {tiles_markup(hint.sentence)}")
+    return out

@@ -31,7 +31,7 @@ from ..game import (
 from ..render.text import markup
 from ..tiles import Seat, Tile
 from .dialogs import HandOverScreen, HelpScreen, MatchOverScreen
-from .hints import bao_warnings, hint_for
+from .hints import Hint, bao_warnings, hint_for, win_lines
 from .widgets import WIND_NAMES, TileWidget, seat_markup
 
 if TYPE_CHECKING:
@@ -106,6 +106,7 @@ class TableScreen(Screen[None]):
         self._busy = False
         self._timer_pending = False
         self._bar_state: tuple[tuple[str, str], ...] = ()
+        self._hint_cache: tuple[object, Hint] | None = None
 
     @property
     def play_app(self) -> PlayApp:
@@ -301,7 +302,7 @@ class TableScreen(Screen[None]):
         self._layout_hand()
         legal = s.human_legal()
         can_throw = any(isinstance(a, Discard) for a in legal)
-        hint = hint_for(v, legal) if self._hints_on() and legal else None
+        hint = self._hint(legal) if self._hints_on() else None
         for i in range(MAX_TILES):
             w = self.query_one(f"#tile-{i}", TileWidget)
             tile = self.order[i] if i < len(self.order) else None
@@ -320,7 +321,7 @@ class TableScreen(Screen[None]):
         self.query_one("#message", Static).update(Text.from_markup(self._message(v, legal)))
         panel = self.query_one("#hints", Static)
         if self._hints_on():
-            lines = hint.lines if hint else self._idle_hint(v)
+            lines = hint.lines if hint else []
             panel.update(Text.from_markup("[b]💡 Hints[/] [dim](H hides)[/]\n" + "\n".join(lines)))
         board = self.query_one("#board", VerticalScroll)
         if board.max_scroll_y:  # a short terminal: keep your hand and the prompt in view
@@ -342,9 +343,19 @@ class TableScreen(Screen[None]):
                 out.append("    ")
         return out
 
-    def _idle_hint(self, v: object) -> list[str]:
-        from .hints import local_hint
-        return local_hint(self.session.view(), []).lines
+    def _hint(self, legal: list[Action]) -> Hint:
+        """The hints panel (worked out once per table state; arrow keys reuse it)."""
+        game = self.session.game
+        key = (id(game), len(game.events), tuple(legal))
+        if self._hint_cache is None or self._hint_cache[0] != key:
+            if game.ended:
+                wins = [e for e in game.events if isinstance(e, Won)]
+                lines = [x for w in wins for x in win_lines(w, self._seat_name)]
+                hint = Hint(lines or ["[b]Drawn hand[/]: nobody won."])
+            else:
+                hint = hint_for(self.session.view(), legal)
+            self._hint_cache = (key, hint)
+        return self._hint_cache[1]
 
     def _center(self, v: object) -> str:
         view = self.session.view()
