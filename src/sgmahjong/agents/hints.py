@@ -160,11 +160,13 @@ def suggest_discard(view: PlayerView) -> DiscardHint | None:
     threats = ready_looking(view)
     safety = ""
     if threats:
-        who = ", ".join(s.name.title() for s in threats)
+        names = [s.name.title() for s in threats]
+        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        verb = "looks" if len(names) == 1 else "look"
         if danger(view, tile, threats, sit) == 0:
-            safety = f"it is safe against {who}, who looks ready"
+            safety = f"it is safe against {who}, who {verb} ready"
         else:
-            safety = f"careful, {who} looks ready"
+            safety = f"careful, {who} {verb} ready"
     if opt.shanten == 0:
         what = f"you are ready, waiting on {_names(opt.useful)} ({remaining} left)"
     else:
