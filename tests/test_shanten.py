@@ -7,7 +7,11 @@ from the rules worked by hand, or from an independent completeness check written
 
 from __future__ import annotations
 
+import itertools
 import os
+import random
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -16,6 +20,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from sgmahjong import Hand
+from sgmahjong.analysis import shanten as shanten_module
+from sgmahjong.analysis import shanten_tables as T
 from sgmahjong.analysis.shanten import regular_shanten, shanten, thirteen_wonders_shanten
 from sgmahjong.errors import HandError, SgmahjongError, TileCountError
 
@@ -366,3 +372,171 @@ def test_thirteen_wonders_shanten_counts_distinct_orphans_and_a_pair(tiles: list
     paired = any(c[t] >= 2 for t in WONDERS)
     assert thirteen_wonders_shanten(c) == 13 - distinct - paired
     assert shanten(c) <= thirteen_wonders_shanten(c)
+
+
+# ---- the tables: built eagerly, equal to the reference DP, cached on disk ----
+
+
+
+@pytest.fixture(scope="module")
+def built() -> T.Tables:
+    return T.build_tables()
+
+
+def _sample_suit_patterns(n: int, seed: int) -> list[tuple[int, ...]]:
+    """Seeded suit patterns (counts 0-4, at most 14 tiles), dense and sparse ones alike,
+    plus the extremes."""
+    rnd = random.Random(seed)
+    out = {(0,) * 9, (4, 4, 4, 2, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 2, 4, 4, 4),
+           (3, 1, 1, 1, 1, 1, 1, 1, 3), (1, 1, 1, 2, 2, 2, 3, 1, 1), (4, 0, 0, 0, 4, 0, 0, 0, 4)}
+    while len(out) < n:
+        size = rnd.randint(0, 14)
+        c = [0] * 9
+        for _ in range(size):
+            t = rnd.randrange(9)
+            if c[t] < 4:
+                c[t] += 1
+        out.add(tuple(c))
+    return sorted(out)
+
+
+def test_the_eager_suit_table_equals_the_dynamic_programme(built: T.Tables) -> None:
+    # All 405,350 patterns agree (checked once in full, a minute of DP); the tests check a
+    # seeded sample, and that every class holds one vector and one tile count.
+    sample = _sample_suit_patterns(3000, seed=20261129)
+    keys = [T.suit_key(c) for c in sample]
+    eager = T.suit_vectors(keys)
+    by_class: dict[int, tuple[tuple[int, ...], int]] = {}
+    for c, key in zip(sample, keys, strict=True):
+        reference = T.suit_vector_dp(c)
+        assert eager[key] == reference, c
+        cid = built.suit[key]
+        assert cid != T.NO_CLASS
+        assert by_class.setdefault(cid, (reference, sum(c))) == (reference, sum(c)), c
+
+
+def test_honour_entries_follow_the_sorted_counts(built: T.Tables) -> None:
+    vectors: dict[tuple[int, ...], tuple[int, ...]] = {}
+    by_entry: dict[int, tuple[tuple[int, ...], int, int]] = {}
+    for key, counts in enumerate(itertools.product(range(5), repeat=7)):
+        eid = built.honour[key]
+        if sum(counts) > 14:
+            assert eid == T.NO_CLASS
+            continue
+        code = 7 - counts.count(0) + 16 * (max(counts) > 1)
+        assert built.honour_entries[2 * eid + 1] == code
+        shape = tuple(sorted(counts))
+        if shape not in vectors:
+            vectors[shape] = T.honour_vector(shape)
+        item = (vectors[shape], sum(counts), built.honour_entries[2 * eid])
+        assert by_entry.setdefault(eid, item) == item
+
+
+def test_slots_over_fourteen_tiles_have_no_class(built: T.Tables) -> None:
+    assert built.suit[T.suit_key((4, 4, 4, 3, 0, 0, 0, 0, 0))] == T.NO_CLASS
+    assert built.suit[T.suit_key((4, 4, 4, 2, 0, 0, 0, 0, 0))] != T.NO_CLASS
+    assert sum(1 for cid in built.suit if cid != T.NO_CLASS) == 405_350
+
+
+def test_the_cache_round_trips(tmp_path: Path, built: T.Tables) -> None:
+    path = tmp_path / "t.bin"
+    assert T.write_cache(path, built)
+    loaded = T.read_cache(path)
+    assert loaded is not None
+    assert loaded.payload() == built.payload()
+    assert [p.name for p in tmp_path.iterdir()] == ["t.bin"]  # no temporary file left
+
+
+@pytest.mark.parametrize("damage", ["absent", "empty", "truncated", "flipped byte",
+                                    "wrong magic", "old version", "garbage"])
+def test_a_bad_or_absent_cache_file_is_rebuilt(tmp_path: Path, built: T.Tables,
+                                               monkeypatch: pytest.MonkeyPatch,
+                                               damage: str) -> None:
+    path = tmp_path / "t.bin"
+    T.write_cache(path, built)
+    data = bytearray(path.read_bytes())
+    if damage == "absent":
+        path.unlink()
+    elif damage == "empty":
+        path.write_bytes(b"")
+    elif damage == "truncated":
+        path.write_bytes(data[:len(data) // 2])
+    elif damage == "flipped byte":
+        data[len(data) // 2] ^= 0x40
+        path.write_bytes(data)
+    elif damage == "wrong magic":
+        path.write_bytes(b"X" + data[1:])
+    elif damage == "old version":
+        data[8] ^= 0xFF
+        path.write_bytes(data)
+    else:
+        path.write_bytes(os.urandom(5000))
+    assert T.read_cache(path) is None
+    builds = []
+
+    def build() -> T.Tables:
+        builds.append(1)
+        return built
+
+    monkeypatch.setattr(T, "build_tables", build)
+    tables, source = T.load_tables(path)
+    assert (source, len(builds)) == ("built", 1)
+    assert tables.payload() == built.payload()
+    # ...and rewritten, so the next load reads it.
+    assert T.load_tables(path)[1] == "cache"
+    assert len(builds) == 1
+
+
+def test_an_unwritable_cache_folder_only_costs_a_build(tmp_path: Path, built: T.Tables,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    monkeypatch.setattr(T, "build_tables", lambda: built)
+    tables, source = T.load_tables(blocker / "sub" / "t.bin")
+    assert source == "built, not cached"
+    assert tables is built
+
+
+def test_the_cache_folder_comes_from_the_environment(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(T.CACHE_ENV, str(tmp_path / "mine"))
+    assert T.cache_path() == tmp_path / "mine" / f"shanten-tables-v{T.FORMAT_VERSION}.bin"
+    monkeypatch.delenv(T.CACHE_ENV)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    path = T.cache_path()
+    assert path is not None and path.parent == tmp_path / "xdg" / "sgmahjong"
+
+
+def test_the_call_path_loads_builds_and_reloads_the_tables(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(T.CACHE_ENV, str(tmp_path))
+    hands = [counts_of("123m456p789s11z234m"), counts_of("19m19p19s1234567z"),
+             counts_of("1112345678999m"), counts_of("147m258p369s1234z")]
+    expected = [-1, 0, 0, 7]
+    try:
+        shanten_module.clear_caches(tables=True)
+        assert [shanten(c) for c in hands] == expected  # built on the first call
+        assert shanten_module.prepare_tables()["source"] == "built"
+        assert T.cache_path() is not None and T.cache_path().is_file()  # type: ignore[union-attr]
+        shanten_module.clear_caches(tables=True)
+        assert [shanten(c) for c in hands] == expected
+        assert shanten_module.prepare_tables()["source"] == "cache"
+        # A corrupt cache under the call path: rebuilt, same answers.
+        T.cache_path().write_bytes(b"\0" * 100)  # type: ignore[union-attr]
+        shanten_module.clear_caches(tables=True)
+        assert [shanten(c) for c in hands] == expected
+        assert shanten_module.prepare_tables()["source"] == "built"
+        # Forgetting the group patterns only costs meeting them again.
+        shanten_module.clear_caches()
+        assert [shanten(c) for c in hands] == expected
+        assert [regular_shanten(c, 0) for c in hands[:1]] == [-1]
+    finally:
+        shanten_module.clear_caches(tables=True)
+
+
+def test_importing_the_package_builds_and_loads_nothing(tmp_path: Path) -> None:
+    code = ("import sgmahjong, sgmahjong.analysis.shanten as s, sgmahjong.analysis.useful; "
+            "assert not s._FINAL and not s._LOW")
+    env = {**os.environ, T.CACHE_ENV: str(tmp_path)}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    assert list(tmp_path.iterdir()) == []

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import operator
 import struct
+import time
 from collections.abc import Sequence
 
 from ..errors import HandError, TileCountError
 from ..tiles import Tile
+from . import shanten_tables as _tables
 
 __all__ = ["regular_shanten", "shanten", "thirteen_wonders_shanten"]
 
@@ -18,319 +20,156 @@ __all__ = ["regular_shanten", "shanten", "thirteen_wonders_shanten"]
 # discard from ready). It is exact for 3k+1 and 3k+2 concealed tiles alike.
 #
 # The distance splits over the four groups (three suits, honours) because W does: for
-# each group, vec[m] is the fewest tiles missing for m sets there and vec[5 + m] for
-# m sets plus the pair. A group's vector depends only on its counts, so it is computed
-# once per distinct group (lazily: building all 405,350 suit keys up front takes most of
-# a minute in pure Python, so a process only pays for the patterns it meets) and reduced
-# to a small class id: all suit keys share 159 classes (vector, tile count), so the
-# combinations of classes are memoised too and stay few. A call is then four group
-# lookups and three memo lookups, whatever the hand looks like.
-
-_SUIT_SIZE = 9
-
-# ---- one group's vector: dynamic programming over the nine positions of a suit ----
+# each group, vec[m] is the fewest tiles missing for m sets there and vec[5 + m] for m
+# sets plus the pair. shanten_tables.py builds, for every possible group (all 405,350
+# suit patterns, all honour patterns) its class (vector, tile count): 159 for suits, 137
+# for honours; then the classes of characters + circles and of bamboo + honours (339 and
+# 450), and the regular shanten of every pair of those. That takes a second or two, once:
+# the tables are cached on disk and load in milliseconds, on the first call (importing
+# the package stays quick).
 #
-# The DP maximises the overlap (tiles of the group used by the target) for every
-# (pair, sets) combination at once, packed as ten 6-bit fields in one int so that a
-# transition is a few int operations instead of a loop over ten values. Bit 5 of each
-# field is a guard bit for the branch-free field-wise maximum. Values are biased by 16 so
-# that a combination made unreachable by a shift (stored as 0, plus at most 14 of gain)
-# always loses to a reachable one.
-_W = 6
-_NFIELDS = 10
-_ONES = sum(1 << (_W * f) for f in range(_NFIELDS))
-_GUARDS = _ONES << (_W - 1)
-_LOWS = _ONES * ((1 << (_W - 1)) - 1)
-_FULL = (1 << _W) - 1
-_NO_PAIR_HALF = sum(_FULL << (_W * f) for f in range(5))
-_KEEP_AFTER_SET = sum(_FULL << (_W * f) for f in (1, 2, 3, 4, 6, 7, 8, 9))
-_PAIR_SHIFT = 5 * _W
-_BIAS = 16
-
-
-def _vmax(x: int, y: int) -> int:
-    g = ((x | _GUARDS) - y) & _GUARDS
-    mask = g - (g >> (_W - 1))
-    return (x & mask) | (y & (_LOWS ^ mask))
-
-
-def _unpack(best: int) -> tuple[int, ...]:
-    gains = [((best >> (_W * f)) & 31) - _BIAS for f in range(_NFIELDS)]
-    out: list[int] = []
-    # Padding sets (and the pair) that use none of the group's tiles always fit, so the
-    # best overlap for m sets is the best over m' <= m.
-    run = -1
-    for m in range(5):
-        run = max(run, gains[m])
-        out.append(3 * m - run)
-    run = -1
-    for m in range(5):
-        run = max(run, gains[5 + m], gains[m])
-        out.append(3 * m + 2 - run)
-    return tuple(out)
-
-
-def _block_vector(s: Sequence[int]) -> tuple[int, ...]:
-    """Fewest missing tiles for m sets (without / with the pair) on a run of positions."""
-    n = len(s)
-    s = [*s, 0, 0]
-    # State: (chow tiles already demanded at this position, at the next one) -> packed
-    # best overlaps. A new block is only tried where it can use a tile of the group:
-    # blocks that use none are the padding of _unpack.
-    states = {(0, 0): _ONES * _BIAS}
-    guards, lows = _GUARDS, _LOWS
-    for i in range(n):
-        si, s1, s2 = s[i], s[i + 1], s[i + 2]
-        chows_here = i < n - 2 and (si or s1 or s2)
-        nxt: dict[tuple[int, int], int] = {}
-        if not chows_here and not si:
-            for (_, b), vec in states.items():
-                old = nxt.get((b, 0))
-                nxt[(b, 0)] = vec if old is None else _vmax(vec, old)
-            states = nxt
-            continue
-        for (a, b), vec in states.items():
-            for pong in (0, 1):
-                if pong:
-                    # A pong must use a tile here and fit under four copies.
-                    if si <= a or a > 1:
-                        break
-                    vp = (vec << _W) & _KEEP_AFTER_SET
-                else:
-                    vp = vec
-                for pair in (0, 1):
-                    base = a + 3 * pong
-                    if pair:
-                        if si <= base or base > 2:
-                            break
-                        base += 2
-                        vq = (vp & _NO_PAIR_HALF) << _PAIR_SHIFT
-                    else:
-                        vq = vp
-                    # The c-th chow from here must be able to use a tile at one of its
-                    # three positions, or padding would do as well.
-                    cmax = max(si - base, s1 - b, s2) if chows_here else 0
-                    if cmax > 4 - base:
-                        cmax = 4 - base
-                    vc = vq
-                    c = 0
-                    while True:
-                        t = base + c
-                        nv = vc + (si if si < t else t) * _ONES
-                        key = (b + c, c)
-                        old = nxt.get(key)
-                        if old is None:
-                            nxt[key] = nv
-                        else:  # _vmax inlined: this line runs a hundred times per pattern
-                            g = ((nv | guards) - old) & guards
-                            g -= g >> (_W - 1)
-                            nxt[key] = (nv & g) | (old & (lows ^ g))
-                        if c >= cmax:  # also ends a negative bound after c = 0
-                            break
-                        c += 1
-                        vc = (vc << _W) & _KEEP_AFTER_SET
-                        if not vc:
-                            break
-        states = nxt
-    return _unpack(states[(0, 0)])
-
-
-_EMPTY_VECTOR = (0, 3, 6, 9, 12, 2, 5, 8, 11, 14)
-_block_vectors: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
-
-
-def _suit_vector(s: Sequence[int]) -> tuple[int, ...]:
-    """Fewest missing tiles for m sets (without / with the pair) within one suit.
-
-    The suit splits at every run of two or more empty positions: no set can use tiles on
-    both sides, and the chows that reach into the gap from either side are at most four,
-    so they always fit under four copies. Each piece (with up to two empty positions
-    either side for its chows, fewer at the ends of the suit) is solved once and
-    memoised; pieces combine like groups. Checked against the undivided DP on all
-    405,350 suit patterns.
-    """
-    vec = _EMPTY_VECTOR
-    i = 0
-    while i < _SUIT_SIZE:
-        if not s[i]:
-            i += 1
-            continue
-        j = i
-        while True:
-            if j + 1 < _SUIT_SIZE and s[j + 1]:
-                j += 1
-            elif j + 2 < _SUIT_SIZE and s[j + 2]:
-                j += 2
-            else:
-                break
-        left, right = min(i, 2), min(_SUIT_SIZE - 1 - j, 2)
-        key = (tuple(s[i:j + 1]), left, right)
-        piece = _block_vectors.get(key)
-        if piece is None:
-            piece = _block_vectors[key] = _block_vector(
-                [0] * left + list(key[0]) + [0] * right)
-        vec = _combine(vec, piece)
-        i = j + 1
-    return vec
-
-
-def _honour_vector(h: Sequence[int]) -> tuple[int, ...]:
-    """Fewest missing tiles for m sets (without / with the pair) among the honours."""
-    # Honours cannot chow, so each kind is a pong, the pair, or neither (not both: five
-    # copies); a tiny DP over the seven kinds.
-    best = {(0, 0): 0}
-    for c in h:
-        if not c:
-            continue
-        nxt = dict(best)
-        for (m, q), g in best.items():
-            for dm, dq, gain in ((1, 0, min(c, 3)), (0, 1, min(c, 2))):
-                key = (m + dm, q + dq)
-                if key[0] <= 4 and key[1] <= 1 and nxt.get(key, -1) < g + gain:
-                    nxt[key] = g + gain
-        best = nxt
-    out: list[int] = []
-    for q in (0, 1):
-        for m in range(5):
-            g = max(v for (mm, qq), v in best.items() if mm <= m and qq <= q)
-            out.append(3 * m + 2 * q - g)
-    return tuple(out)
-
-
-def _combine(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    """The vector of two groups taken together: a min-plus convolution over sets, with
-    the pair in either group (unrolled: it runs for every new class combination)."""
-    a0, a1, a2, a3, a4, p0, p1, p2, p3, p4 = a
-    b0, b1, b2, b3, b4, q0, q1, q2, q3, q4 = b
-    return (a0 + b0,
-            min(a0 + b1, a1 + b0),
-            min(a0 + b2, a1 + b1, a2 + b0),
-            min(a0 + b3, a1 + b2, a2 + b1, a3 + b0),
-            min(a0 + b4, a1 + b3, a2 + b2, a3 + b1, a4 + b0),
-            min(p0 + b0, a0 + q0),
-            min(p0 + b1, p1 + b0, a0 + q1, a1 + q0),
-            min(p0 + b2, p1 + b1, p2 + b0, a0 + q2, a1 + q1, a2 + q0),
-            min(p0 + b3, p1 + b2, p2 + b1, p3 + b0, a0 + q3, a1 + q2, a2 + q1, a3 + q0),
-            min(p0 + b4, p1 + b3, p2 + b2, p3 + b1, p4 + b0,
-                a0 + q4, a1 + q3, a2 + q2, a3 + q1, a4 + q0))
-
-
-# ---- classes and memo tables ----
+# A call is then: the counts as bytes cut into the four group keys (one bytearray, one
+# struct unpack), four dict lookups giving each group's class id and Thirteen Wonders code,
+# two pair-table lookups, one final one, and for a hand without declared sets one more
+# that takes the lesser of the regular and the Thirteen Wonders shanten. There is no
+# per-hand memo: a hand never seen costs the same as one seen before.
 #
-# Table values are small ints whose bit fields add up without carries into the next
-# memo's key, and every key stays below 2**30 so CPython adds and hashes it as a
-# one-digit int. Fields: a group's class id (all valid groups make 225 classes, so 8
-# bits) and its Thirteen Wonders code (distinct terminals or honours held, doubled, plus
-# one if one of them is paired).
-#   _LOW  (characters, bamboo): id | tw << 16       _HIGH (circles): id << 8 | tw << 19
-#   _HON  (honours):            id << 8 | tw << 19
-#   _XY[low + high] and _ZH[low + hon] give a combined class id (482 classes: 10 bits) at
-#   bit 0 or 10, plus (distinct * 4 + paired) << 20; their sum plus melds << 26 keys
-#   _FULL_MEMO and _REG_MEMO, which hold the shanten.
-_GROUP_ID_BITS = 8
-_PAIR_ID_BITS = 10
-_TW_SHIFT = 20
-_MELDS_SHIFT = 26
+# The four dicts map a group's counts (as bytes) to its value: they are filled from the
+# compact tables the first time the process meets each pattern (the KeyError goes to
+# _meet: base-5 key, one table lookup, under a microsecond), so that they hold only the
+# patterns in use rather than 405,350 bytes objects. clear_caches() empties them.
+#
+# Values are ints whose fields add up without carries:
+#   _LOW  (characters, bamboo): class * stride | code << 16    _HIGH (circles): class | code
+#   << 16    _HON (honours): class | code << 16
+# where code = terminals and honours held (distinct kinds) + 16 * (one of them paired).
+# So (_LOW[m] + _HIGH[p]) & 0xFFFF indexes _XY, (_LOW[s] + _HON[h]) & 0xFFFF indexes _ZH,
+# their values add up to an index of _FINAL (128 * (16 * declared sets + shanten + 1)),
+# and adding the codes of all four groups indexes _ANS0: min(regular, Thirteen Wonders).
+# A pair over 14 tiles, or a tile count that no number of declared sets fits, leads to
+# an index past the end of a table: the IndexError sends the call to the validating slow
+# path, as do a count over 4 (not a base-5 digit in _meet) and anything not an int 0-255.
 
-_group_classes: dict[tuple[tuple[int, ...], int], int] = {}
-_group_info: list[tuple[tuple[int, ...], int]] = []
-_pair_classes: dict[tuple[tuple[int, ...], int], int] = {}
-_pair_info: list[tuple[tuple[int, ...], int]] = []
-_suit_vectors: dict[bytes, tuple[int, ...]] = {}
-_honour_vectors: dict[tuple[int, ...], tuple[int, ...]] = {}
+_UNPACK = struct.Struct("9s9s9s7s").unpack
+_DIGITS = bytes(48 + i if i < 5 else 120 for i in range(256))  # count -> base-5 digit
+_FIELD = 0xFFFF
+_CODE_SHIFT = 16
+_FINAL_SCALE = 128    # room for the Thirteen Wonders code (< 13 + 16 * 4 = 77) below it
+_MELDS_SHIFT = 11     # 16 * _FINAL_SCALE: declared sets in a _FINAL value
+_INVALID = 1 << 24    # past the end of _FINAL and of _ANS0, whatever is added to it
 
-# Group keys are the counts as bytes. bytearray(list) is the cheapest way from a list of
-# ints to a buffer, and one struct unpack cuts it into the four keys in a single C call
-# (a quarter faster than decoding and slicing). Counts outside 0-255 or a wrong length
-# raise, other bad counts miss the tables: all reach the validating slow path.
 _LOW: dict[bytes, int] = {}
 _HIGH: dict[bytes, int] = {}
 _HON: dict[bytes, int] = {}
-_XY: dict[int, int] = {}
-_ZH: dict[int, int] = {}
-_FULL_MEMO: dict[int, int] = {}
-_REG_MEMO: dict[int, int] = {}
-_UNPACK = struct.Struct("9s9s9s7s").unpack
+_XY: list[int] = []
+_ZH: list[int] = []
+_FINAL: list[int] = []
+_ANS0: list[int] = []
+# For meeting a pattern: class id (by base-5 key) and the dict value it gives, for suits
+# by class * 25 + 5 * count of the 1 + count of the 9, for honours by entry id.
+_SUIT = b""
+_HONOUR = b""
+_LOW_VALUES: list[int] = []
+_HIGH_VALUES: list[int] = []
+_HON_VALUES: list[int] = []
+_STATUS: dict[str, object] = {}
 
 
-def clear_caches() -> None:
-    """Forget every table and memo (for measuring the cold cost; results do not change)."""
-    for table in (_group_classes, _group_info, _pair_classes, _pair_info, _suit_vectors,
-                  _honour_vectors, _block_vectors, _LOW, _HIGH, _HON, _XY, _ZH, _FULL_MEMO,
-                  _REG_MEMO):
-        table.clear()
+def prepare_tables(rebuild: bool = False) -> dict[str, object]:
+    """Load (or build) the tables now rather than on the first call.
 
-
-def _intern(classes: dict, info: list, item: tuple[tuple[int, ...], int], bits: int) -> int:
-    cid = classes.get(item)
-    if cid is None:
-        cid = len(info)
-        if cid >= 1 << bits:  # cannot happen for valid hands; guards the bit layout
-            raise RuntimeError("shanten class table overflow")
-        classes[item] = cid
-        info.append(item)
-    return cid
-
-
-def _group_value(table: dict[bytes, int], key: bytes, counts: tuple[int, ...],
-                 honours: bool, high: bool) -> int:
-    value = table.get(key)
-    if value is not None:
-        return value
-    if honours:
-        # An honour group's vector depends only on its counts in any order.
-        shape = tuple(sorted(counts))
-        vec = _honour_vectors.get(shape)
-        if vec is None:
-            vec = _honour_vectors[shape] = _honour_vector(shape)
-        distinct = sum(1 for c in counts if c)
-        paired = any(c >= 2 for c in counts)
+    Returns where they came from (``"cache"``, ``"built"``, ``"built, not cached"``) and
+    the seconds it took. ``rebuild=True`` builds them afresh and rewrites the cache.
+    """
+    global _SUIT, _HONOUR
+    if _FINAL and not rebuild:
+        return dict(_STATUS)
+    start = time.perf_counter()
+    if rebuild:
+        tables = _tables.build_tables()
+        path = _tables.cache_path()
+        cached = path is not None and _tables.write_cache(path, tables)
+        source = "built" if cached else "built, not cached"
     else:
-        vec = _suit_vectors.get(key)
-        if vec is None:
-            vec = _suit_vectors[key] = _suit_vector(counts)
-        distinct = (counts[0] > 0) + (counts[8] > 0)
-        paired = counts[0] >= 2 or counts[8] >= 2
-    cid = _intern(_group_classes, _group_info, (vec, sum(counts)), _GROUP_ID_BITS)
-    tw = distinct * 2 + paired
-    value = (cid << 8 | tw << 19) if high else (cid | tw << 16)
-    table[key] = value
-    return value
+        tables, source = _tables.load_tables()
+    stride, n_zh = tables.stride, tables.n_zh
+    # Shared int objects: a list of 152,550 fresh ints would take 4 MB more.
+    xy_values = [i * n_zh for i in range(tables.n_xy)]
+    final_values = [e * _FINAL_SCALE for e in range(255)] + [_INVALID]
+    low, high = [], []
+    for cid in range(stride):
+        for terminals in range(25):
+            one, nine = divmod(terminals, 5)
+            code = (one > 0) + (nine > 0) + 16 * (one > 1 or nine > 1)
+            low.append(cid * stride + (code << _CODE_SHIFT))
+            high.append(cid + (code << _CODE_SHIFT))
+    entries = tables.honour_entries
+    honours = [entries[i] + (entries[i + 1] << _CODE_SHIFT) for i in range(0, len(entries), 2)]
+    answers = []
+    for e in range(16):                   # 16 * 0 declared sets + regular shanten + 1
+        for code in range(_FINAL_SCALE):  # kinds of terminals/honours held + 16 * paired
+            distinct, paired = code & 15, code >> 4
+            answers.append(min(e - 1, 13 - distinct - (paired > 0)))
+    _clear_patterns()
+    _XY[:] = [xy_values[i] if i != _tables.NO_PAIR else _INVALID for i in tables.xy]
+    _ZH[:] = [i if i != _tables.NO_PAIR else _INVALID for i in tables.zh]
+    _FINAL[:] = map(final_values.__getitem__, tables.final)
+    _ANS0[:] = answers
+    _LOW_VALUES[:], _HIGH_VALUES[:], _HON_VALUES[:] = low, high, honours
+    _SUIT, _HONOUR = tables.suit, tables.honour
+    _STATUS.clear()
+    _STATUS.update(source=source, seconds=time.perf_counter() - start)
+    return dict(_STATUS)
 
 
-def _pair_value(memo: dict[int, int], key: int, first: int, second: int, high: bool) -> int:
-    value = memo.get(key)
-    if value is not None:
-        return value
-    mask = (1 << _GROUP_ID_BITS) - 1
-    vec1, n1 = _group_info[first & mask]
-    vec2, n2 = _group_info[(second >> 8) & mask]
-    tw1, tw2 = (first >> 16) & 7, (second >> 19) & 15
-    distinct = (tw1 >> 1) + (tw2 >> 1)
-    paired = (tw1 | tw2) & 1
-    cid = _intern(_pair_classes, _pair_info, (_combine(vec1, vec2), n1 + n2), _PAIR_ID_BITS)
-    value = (cid << _PAIR_ID_BITS if high else cid) | (distinct * 4 + paired) << _TW_SHIFT
-    memo[key] = value
-    return value
+def _clear_patterns() -> None:
+    _LOW.clear()
+    _HIGH.clear()
+    _HON.clear()
 
 
-def _final_values(key: int) -> tuple[int, int, int] | None:
-    """(declared sets, shanten, regular-form shanten) for a memo key, or None if no
-    number of declared sets fits the tile count."""
-    mask = (1 << _PAIR_ID_BITS) - 1
-    vec1, n1 = _pair_info[key & mask]
-    vec2, n2 = _pair_info[(key >> _PAIR_ID_BITS) & mask]
-    n = n1 + n2
-    melds = (14 - n) // 3
-    if n % 3 == 0 or not 0 <= melds <= 4:
-        return None
-    k = 4 - melds
-    regular = _combine(vec1, vec2)[5 + k] - 1
-    if melds:
-        return melds, regular, regular
-    tw = key >> _TW_SHIFT
-    wonders = 13 - (tw >> 2) - (1 if tw & 3 else 0)
-    return melds, min(regular, wonders), regular
+def clear_caches(tables: bool = False) -> None:
+    """Forget the group patterns met so far (results do not change; for measuring the cost
+    of meeting them the first time). ``tables=True`` also drops the loaded tables: the
+    next call loads them again (from the disk cache, or by building them)."""
+    global _SUIT, _HONOUR
+    _clear_patterns()
+    if tables:
+        for table in (_XY, _ZH, _FINAL, _ANS0, _LOW_VALUES, _HIGH_VALUES, _HON_VALUES):
+            table.clear()
+        _SUIT = _HONOUR = b""
+        _STATUS.clear()
+
+
+def _meet(m: bytes, p: bytes, s: bytes, h: bytes, melds: int, regular_only: bool) -> int:
+    """The shanten of a hand one of whose group patterns is not in the dicts yet: put them
+    there, then look the hand up as the call path does. Raises ValueError or IndexError if
+    the groups or the tile count are not valid (the caller then validates)."""
+    if not _FINAL:
+        prepare_tables()
+    # A count over 4 is not a base-5 digit (ValueError); a pattern over 14 tiles has class
+    # NO_CLASS, past the end of the value lists (IndexError).
+    vm = _LOW.get(m)
+    if vm is None:
+        vm = _LOW[m] = _LOW_VALUES[_SUIT[int(m.translate(_DIGITS), 5)] * 25 + m[0] * 5 + m[8]]
+    vp = _HIGH.get(p)
+    if vp is None:
+        vp = _HIGH[p] = _HIGH_VALUES[_SUIT[int(p.translate(_DIGITS), 5)] * 25 + p[0] * 5 + p[8]]
+    vs = _LOW.get(s)
+    if vs is None:
+        vs = _LOW[s] = _LOW_VALUES[_SUIT[int(s.translate(_DIGITS), 5)] * 25 + s[0] * 5 + s[8]]
+    vh = _HON.get(h)
+    if vh is None:
+        vh = _HON[h] = _HON_VALUES[_HONOUR[int(h.translate(_DIGITS), 5)]]
+    a = vm + vp
+    b = vs + vh
+    e = _FINAL[_XY[a & _FIELD] + _ZH[b & _FIELD]]
+    if melds == 0 and not regular_only:
+        return _ANS0[e + ((a + b) >> _CODE_SHIFT)]
+    e -= melds << _MELDS_SHIFT
+    if e >> _MELDS_SHIFT:
+        raise IndexError("the tile count does not fit the declared sets")
+    return (e >> 7) - 1
 
 
 def _check(counts: Sequence[int], melds: object) -> tuple[int, ...]:
@@ -365,20 +204,9 @@ def _check(counts: Sequence[int], melds: object) -> tuple[int, ...]:
 
 def _slow(counts: Sequence[int], melds: int, regular_only: bool) -> int:
     t = _check(counts, melds)
+    # _check has validated the counts and matched the tile count to melds.
     m, p, s, h = _UNPACK(bytes(t))
-    low_m = _group_value(_LOW, m, t[0:9], False, False)
-    high_p = _group_value(_HIGH, p, t[9:18], False, True)
-    low_s = _group_value(_LOW, s, t[18:27], False, False)
-    hon = _group_value(_HON, h, t[27:34], True, True)
-    xy = _pair_value(_XY, low_m + high_p, low_m, high_p, False)
-    zh = _pair_value(_ZH, low_s + hon, low_s, hon, True)
-    found = _final_values(xy + zh)
-    # _check has matched the tile count to melds, so an entry exists for this melds.
-    assert found is not None and found[0] == melds
-    key = xy + zh + (melds << _MELDS_SHIFT)
-    _FULL_MEMO[key] = found[1]
-    _REG_MEMO[key] = found[2]
-    return found[2] if regular_only else found[1]
+    return _meet(m, p, s, h, melds, regular_only)
 
 
 def shanten(counts: Sequence[int], melds: int = 0) -> int:
@@ -404,11 +232,22 @@ def shanten(counts: Sequence[int], melds: int = 0) -> int:
     """
     try:
         m, p, s, h = _UNPACK(bytearray(counts))
-        key = _XY[_LOW[m] + _HIGH[p]] + _ZH[_LOW[s] + _HON[h]]
-        return _FULL_MEMO[key] if melds == 0 else _FULL_MEMO[key + (melds << _MELDS_SHIFT)]
-    except (KeyError, TypeError, ValueError, struct.error):
-        # Not yet in the tables, or bad input: the slow path validates and fills them.
-        return _slow(counts, melds, False)
+        a = _LOW[m] + _HIGH[p]
+        b = _LOW[s] + _HON[h]
+        if melds == 0:
+            return _ANS0[_FINAL[_XY[a & 0xFFFF] + _ZH[b & 0xFFFF]] + ((a + b) >> 16)]
+        e = _FINAL[_XY[a & 0xFFFF] + _ZH[b & 0xFFFF]] - (melds << 11)
+        if not e >> 11:  # the tile count fits this many declared sets
+            return (e >> 7) - 1
+    except KeyError:
+        # A group pattern met for the first time (or bad input, which _meet finds).
+        try:
+            return _meet(m, p, s, h, melds, False)
+        except (TypeError, ValueError, IndexError):
+            pass
+    except (TypeError, ValueError, IndexError, struct.error):
+        pass
+    return _slow(counts, melds, False)
 
 
 def regular_shanten(counts: Sequence[int], melds: int = 0) -> int:
@@ -420,10 +259,19 @@ def regular_shanten(counts: Sequence[int], melds: int = 0) -> int:
     """
     try:
         m, p, s, h = _UNPACK(bytearray(counts))
-        return _REG_MEMO[_XY[_LOW[m] + _HIGH[p]] + _ZH[_LOW[s] + _HON[h]]
-                         + (melds << _MELDS_SHIFT)]
-    except (KeyError, TypeError, ValueError, struct.error):
-        return _slow(counts, melds, True)
+        a = _LOW[m] + _HIGH[p]
+        b = _LOW[s] + _HON[h]
+        e = _FINAL[_XY[a & 0xFFFF] + _ZH[b & 0xFFFF]] - (melds << 11)
+        if not e >> 11:
+            return (e >> 7) - 1
+    except KeyError:
+        try:
+            return _meet(m, p, s, h, melds, True)
+        except (TypeError, ValueError, IndexError):
+            pass
+    except (TypeError, ValueError, IndexError, struct.error):
+        pass
+    return _slow(counts, melds, True)
 
 
 _WONDERS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
