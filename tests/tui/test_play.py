@@ -214,7 +214,8 @@ async def test_arrows_move_and_hints_toggle(table_app: Callable[..., PlayApp]) -
 
 
 async def test_every_game_is_saved_as_a_record(table_app: Callable[..., PlayApp],
-                                               data_dir: Path) -> None:
+                                               data_dir: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
     app = table_app(READY)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -229,3 +230,8 @@ async def test_every_game_is_saved_as_a_record(table_app: Callable[..., PlayApp]
     assert header["players"] == ["you", "passive", "passive", "passive"]
     assert json.loads(lines[1])["type"] == "hand-started"
     assert any(json.loads(x)["type"] == "won" for x in lines[2:])
+    # `sgmahjong replay FILE` can show the saved game.
+    from sgmahjong.cli import main
+
+    assert main(["replay", str(files[0])]) == 0
+    assert "wins" in capsys.readouterr().out
