@@ -1,0 +1,72 @@
+"""``sgmahjong serve``: the web table (FastAPI and uvicorn): invite friends, AI fills the seats."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+EPILOG = """\
+examples:
+  sgmahjong serve                                  http://127.0.0.1:8000
+  sgmahjong serve --host 0.0.0.0 --port 8080       reachable from the local network
+  sgmahjong serve --database-url postgresql+psycopg://user@db/sgmahjong
+
+Tables live in a SQLite file in your data folder (SGMAHJONG_DATA_DIR changes the folder,
+SGMAHJONG_DATABASE_URL or --database-url the database). Unfinished tables resume when
+the server starts again.
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "serve", help="serve the web table: invite friends by link, AI fills empty seats",
+        description="Start the web table: create a table, share its invite link, and play "
+                    "in the browser; AI players fill the empty seats.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on "
+                                                       "(default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--database-url", metavar="URL",
+                   default=os.environ.get("SGMAHJONG_DATABASE_URL"),
+                   help="SQLAlchemy database URL (default: $SGMAHJONG_DATABASE_URL, else "
+                        "web.sqlite3 in the data folder)")
+    p.add_argument("--ai-delay", type=float, default=0.6, metavar="SECONDS",
+                   help="pause after each AI move (default 0.6)")
+    p.add_argument("--disconnect-grace", type=float, default=30.0, metavar="SECONDS",
+                   help="an absent player's turns go to the AI after this (default 30)")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                   help="another websocket origin to accept, e.g. a proxy's "
+                        "https://mahjong.example (repeatable)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ..store.db import TableStore, default_database_url
+    from ..web import WebConfig, create_app
+
+    url = args.database_url or default_database_url()
+    config = WebConfig(database_url=url, ai_delay=args.ai_delay,
+                       disconnect_grace=args.disconnect_grace,
+                       allowed_origins=tuple(args.allow_origin))
+    store = TableStore(url)   # created on first run
+    app = create_app(config, store)
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"sgmahjong: the web table is at http://{shown}:{args.port}/ (Ctrl-C stops it)")
+    print(f"sgmahjong: tables are kept in {_safe(url)}", flush=True)
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                    ws_max_size=64 * 1024)
+    finally:
+        store.close()
+    return 0
+
+
+def _safe(url: str) -> str:
+    """The database URL without a password."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        return f"{scheme}://{creds.split(':', 1)[0]}:***@{host}"
+    return url

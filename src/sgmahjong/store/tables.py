@@ -1,0 +1,66 @@
+"""The web tables' database schema (SQLAlchemy Core): tables, seats, numbered events, version.
+
+One schema serves SQLite and PostgreSQL: only portable column types are used, seeds are
+stored as text (they may not fit a signed 64-bit integer) and JSON as text.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+SCHEMA_VERSION = 1
+"""The schema this sgmahjong writes; :func:`sgmahjong.store.db.migrate` brings older ones up."""
+
+metadata = MetaData()
+
+schema_version = Table(
+    "schema_version", metadata,
+    Column("version", Integer, primary_key=True),
+)
+
+game_tables = Table(
+    "game_tables", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("status", String(16), nullable=False),          # waiting, playing, finished
+    Column("rules", Text, nullable=False),                 # Ruleset.to_dict() as JSON
+    Column("preset", String(40), nullable=False),
+    Column("quick", Boolean, nullable=False),
+    Column("seed", String(24), nullable=False),            # decimal text
+    Column("hints", Boolean, nullable=False),
+    Column("options", Text, nullable=False, default="{}"),  # JSON: other table options
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("table_id", String(40), ForeignKey("game_tables.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("player", Integer, primary_key=True),           # match player 0-3
+    Column("name", String(40), nullable=False),
+    Column("kind", String(8), nullable=False),             # human, ai, open
+    Column("level", String(32), nullable=False),           # the AI level (or stand-in)
+    Column("token_hash", String(64), nullable=True),       # sha256 of the seat token
+    UniqueConstraint("token_hash", name="uq_seats_token_hash"),
+)
+
+events = Table(
+    "events", metadata,
+    Column("table_id", String(40), ForeignKey("game_tables.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("n", Integer, primary_key=True),                # 1, 2, 3 ... per table
+    Column("payload", Text, nullable=False),               # Event.to_json() as JSON
+)
+
+__all__ = ["SCHEMA_VERSION", "events", "game_tables", "metadata", "schema_version", "seats"]

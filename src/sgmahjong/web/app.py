@@ -1,0 +1,287 @@
+"""The FastAPI app: the page, the lobby's REST calls and one websocket per seat or spectator."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+
+from fastapi import FastAPI, Header, HTTPException, Request, WebSocket
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from ..record import dumps_record
+from ..render.svg import sprite_sheet
+from ..rules.loading import PRESETS
+from ..store.db import TableStore
+from .config import WebConfig
+from .lobby import Lobby, TableOptions, default_ai
+from .protocol import MAX_MESSAGE, PROTOCOL, ProtocolError, error, parse_client
+from .runtime import TableError, TableRuntime, level_names
+from .security import RateLimit, origin_allowed
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; "
+       "base-uri 'none'; form-action 'self'")
+STATUS = {"full": 409, "started": 409, "not-creator": 403, "not-finished": 409,
+          "busy": 503, "no-seed": 403}
+
+
+class CreateBody(BaseModel):
+    name: str = Field("Host", max_length=100)
+    rules: str = Field("casual", max_length=40)
+    quick: bool = True
+    ai: list[str] = Field(default_factory=lambda: list(default_ai()), max_length=3,
+                          min_length=3)
+    hints: bool = True
+    seed: int | None = None
+
+
+class JoinBody(BaseModel):
+    name: str = Field("Player", max_length=100)
+
+
+class WSConn:
+    """A websocket as a table sees it: messages are queued and written by one task, so a
+    slow reader never holds the table up (a full queue closes the socket)."""
+
+    def __init__(self, ws: WebSocket, limit: int) -> None:
+        self.ws = ws
+        self.player: int | None = None
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(limit)
+        self.dead = False
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.dead:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.dead = True
+
+    async def _write(self) -> None:
+        while True:
+            msg = await self.queue.get()
+            if msg is None or self.dead:
+                return
+            try:
+                await self.ws.send_text(json.dumps(msg, separators=(",", ":"),
+                                                   ensure_ascii=False))
+            except Exception:
+                self.dead = True
+                return
+
+    async def close(self, code: int = 1000, *, gone: bool = False) -> None:
+        """Flush what is queued (unless the client is ``gone``), then close."""
+        if not gone:
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.writer, 2)
+        self.dead = True
+        self.writer.cancel()
+        if not gone:
+            with contextlib.suppress(Exception):
+                await self.ws.close(code)
+
+
+async def _receive(ws: WebSocket) -> str | bytes | None:
+    msg = await ws.receive()
+    if msg["type"] == "websocket.disconnect":
+        return None
+    text = msg.get("text")
+    return text if text is not None else msg.get("bytes") or b""
+
+
+def _page() -> str:
+    html = resources.files("sgmahjong.web").joinpath("static/index.html").read_text("utf-8")
+    return html.replace("<!--SPRITES-->", sprite_sheet())
+
+
+def create_app(config: WebConfig | None = None, store: TableStore | None = None) -> FastAPI:
+    """The web app. ``store`` defaults to the database of ``config.database_url``."""
+    cfg = config or WebConfig()
+    own_store = store is None
+    db = store or TableStore(cfg.database_url)
+    lobby = Lobby(db, cfg)
+    page = _page()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if cfg.resume_on_startup:
+            await lobby.resume_all()
+        yield
+        await lobby.close()
+        if own_store:
+            db.close()
+
+    app = FastAPI(title="sgmahjong", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    app.state.lobby = lobby
+    app.state.store = db
+    app.state.config = cfg
+    static = resources.files("sgmahjong.web").joinpath("static")
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["X-Frame-Options"] = "DENY"
+        return response
+
+    async def table_or_404(table_id: str) -> TableRuntime:
+        rt = await lobby.get(table_id)
+        if rt is None:
+            raise HTTPException(404, "no such table")
+        return rt
+
+    def refuse(exc: TableError) -> JSONResponse:
+        return JSONResponse({"error": exc.code, "message": str(exc)},
+                            status_code=STATUS.get(exc.code, 400))
+
+    @app.get("/", response_class=HTMLResponse)
+    async def index() -> HTMLResponse:
+        return HTMLResponse(page)
+
+    @app.get("/t/{table_id}", response_class=HTMLResponse)
+    async def table_page(table_id: str) -> HTMLResponse:
+        return HTMLResponse(page)
+
+    @app.get("/api/options")
+    async def options() -> dict[str, Any]:
+        return {"presets": list(PRESETS), "levels": level_names(), "default_ai": default_ai(),
+                "default_rules": "casual", "protocol": PROTOCOL, "max_message": MAX_MESSAGE,
+                "allow_seed": cfg.allow_seed}
+
+    @app.post("/api/tables", status_code=201, response_model=None)
+    async def create(body: CreateBody, request: Request) -> dict[str, Any] | JSONResponse:
+        try:
+            rt, token = await lobby.create(TableOptions(body.name, body.rules, body.quick,
+                                                        list(body.ai), body.hints, body.seed))
+        except TableError as exc:
+            return refuse(exc)
+        return {"table_id": rt.id, "player": 0, "token": token,
+                "invite": f"{str(request.base_url).rstrip('/')}/t/{rt.id}",
+                "table": rt.info()}
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(table_id: str) -> dict[str, Any]:
+        return (await table_or_404(table_id)).info()
+
+    @app.post("/api/tables/{table_id}/join", response_model=None)
+    async def join(table_id: str, body: JoinBody) -> dict[str, Any] | JSONResponse:
+        rt = await table_or_404(table_id)
+        try:
+            player, token = await lobby.join(rt, body.name)
+        except TableError as exc:
+            return refuse(exc)
+        return {"table_id": rt.id, "player": player, "token": token, "table": rt.info()}
+
+    @app.post("/api/tables/{table_id}/start", response_model=None)
+    async def start(table_id: str,
+                    authorization: str | None = Header(None)) -> dict[str, Any] | JSONResponse:
+        rt = await table_or_404(table_id)
+        token = (authorization or "").removeprefix("Bearer ").strip()
+        player = rt.player_for(token)
+        if player is None:
+            return JSONResponse({"error": "bad-token", "message": "a seat token is needed "
+                                 "(Authorization: Bearer <token>)"}, status_code=401)
+        try:
+            await rt.start(player)
+        except TableError as exc:
+            return refuse(exc)
+        return rt.info()
+
+    @app.get("/api/tables/{table_id}/record", response_model=None)
+    async def record(table_id: str) -> Response:
+        rt = await table_or_404(table_id)
+        try:
+            rec = rt.record()
+        except TableError as exc:
+            return refuse(exc)
+        return PlainTextResponse(dumps_record(rec), media_type="application/jsonl",
+                                 headers={"Content-Disposition": "attachment; filename="
+                                          f"sgmahjong-{rt.id}.jsonl"})
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def socket(ws: WebSocket, table_id: str) -> None:
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
+                              cfg.allowed_origins):
+            await ws.close(code=4403)
+            return
+        rt = await lobby.get(table_id)
+        if rt is None:
+            await ws.close(code=4404)
+            return
+        await ws.accept()
+        conn = WSConn(ws, cfg.send_queue)
+        attached = False
+        code = 1000
+        gone = False
+        try:
+            try:
+                raw = await asyncio.wait_for(_receive(ws), cfg.hello_timeout)
+            except TimeoutError:
+                conn.send(error("no-hello", "say hello first"))
+                code = 4408
+                return
+            if raw is None:
+                gone = True
+                return
+            try:
+                first = parse_client(raw)
+            except ProtocolError as exc:
+                conn.send(error(exc.code, str(exc)))
+                code = 4400
+                return
+            if first.type != "hello":
+                conn.send(error("no-hello", "the first message must be a hello"))
+                code = 4400
+                return
+            if first.token is not None:
+                conn.player = rt.player_for(first.token)
+                if conn.player is None:
+                    conn.send(error("bad-token", "that token holds no seat at this table"))
+                    code = 4401
+                    return
+            elif not first.spectate:
+                conn.send(error("missing-token", "send your seat token, or spectate: true"))
+                code = 4401
+                return
+            await rt.attach(conn, first.last_seen)
+            attached = True
+            limit = RateLimit(cfg.rate, cfg.burst)
+            while not conn.dead:
+                raw = await _receive(ws)
+                if raw is None:
+                    gone = True
+                    break
+                if not limit.allow():
+                    if limit.refused > cfg.max_refusals:
+                        code = 1008
+                        break
+                    conn.send(error("rate-limited", "too many messages: slow down"))
+                    continue
+                try:
+                    msg = parse_client(raw)
+                except ProtocolError as exc:
+                    conn.send(error(exc.code, str(exc)))
+                    continue
+                await rt.handle(conn, msg)
+        finally:
+            if attached:
+                await rt.detach(conn)
+            await conn.close(code, gone=gone)
+
+    return app
+
+
+__all__ = ["WSConn", "create_app"]

@@ -1,0 +1,27 @@
+"""The web server's settings: database, pacing, timeouts and limits (short ones in tests)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class WebConfig:
+    """Settings of one server. Times are in seconds."""
+
+    database_url: str | None = None      # None: $SGMAHJONG_DATABASE_URL or the data dir file
+    ai_delay: float = 0.6                # pause after each AI move, so people can follow
+    disconnect_grace: float = 30.0       # a disconnected player's turns go to the AI after
+    next_hand_delay: float = 30.0        # the longest wait for "ready" between hands
+    rate: float = 10.0                   # client messages per second, per connection
+    burst: float = 30.0                  # ... and at once
+    max_refusals: int = 200              # rate-limited messages before the socket is closed
+    hello_timeout: float = 10.0          # a socket must say hello within this
+    max_tables: int = 1000               # live tables held in memory
+    allow_seed: bool = False             # let a table's creator choose the deal (tests)
+    allowed_origins: tuple[str, ...] = ()   # extra websocket origins (a proxy's address)
+    resume_on_startup: bool = True       # load and run unfinished tables when the app starts
+    send_queue: int = 4096               # messages queued for a slow socket before closing it
+
+
+__all__ = ["WebConfig"]

@@ -1,0 +1,132 @@
+"""The lobby: creates tables, seats newcomers, and keeps the live tables (loaded on demand)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import secrets
+from dataclasses import dataclass, field
+
+from ..rules.loading import PRESETS, load_rules
+from ..rules.model import Ruleset
+from ..store.db import StoredSeat, StoredTable, TableStore
+from .config import WebConfig
+from .runtime import TableError, TableRuntime, default_standin, level_names, make_ai
+from .security import clean_name, hash_token, new_table_id, new_token
+
+QUICK_HANDS = 4
+DEFAULT_AI = ("hedgehog", "fox", "owl")
+
+
+@dataclass
+class TableOptions:
+    """What the creator picks: rules preset, quick game or full match, AI levels, hints."""
+
+    name: str = "Host"
+    rules: str = "casual"
+    quick: bool = True
+    ai: list[str] = field(default_factory=lambda: list(default_ai()))
+    hints: bool = True
+    seed: int | None = None
+
+
+def default_ai() -> tuple[str, str, str]:
+    known = level_names()
+    if all(n in known for n in DEFAULT_AI):
+        return DEFAULT_AI
+    return ("greedy", "greedy", "greedy")
+
+
+def quick_rules(rules: Ruleset) -> Ruleset:
+    """The rules of a quick game: the preset's own, or the same with a 4-hand quick game."""
+    if rules.match.quick_game_hands > 0:
+        return rules
+    return dataclasses.replace(
+        rules, match=dataclasses.replace(rules.match, quick_game_hands=QUICK_HANDS))
+
+
+class Lobby:
+    """The live tables of one server, backed by a :class:`TableStore`."""
+
+    def __init__(self, store: TableStore, config: WebConfig) -> None:
+        self.store = store
+        self.config = config
+        self.tables: dict[str, TableRuntime] = {}
+        self._loading = asyncio.Lock()
+
+    async def create(self, opts: TableOptions) -> tuple[TableRuntime, str]:
+        """A new table with the creator in seat 0; returns it and the creator's token."""
+        if opts.rules not in PRESETS:
+            raise TableError("bad-rules", f"unknown rules {opts.rules!r}; choose from "
+                                          f"{', '.join(PRESETS)}")
+        if len(opts.ai) != 3:
+            raise TableError("bad-level", "pick three AI levels (for seats 2-4)")
+        for name in opts.ai:
+            make_ai(name, 0)   # refuses an unknown level
+        if opts.seed is not None and not self.config.allow_seed:
+            raise TableError("no-seed", "this server does not let tables choose their deal")
+        if opts.seed is not None and not 0 <= opts.seed < 2**64:
+            raise TableError("bad-seed", "a seed is an integer 0 to 2^64-1")
+        self._make_room()
+        rules = load_rules(opts.rules)
+        if opts.quick:
+            rules = quick_rules(rules)
+        seed = opts.seed if opts.seed is not None else secrets.randbits(63)
+        token = new_token()
+        row = StoredTable(new_table_id(), "waiting", rules.to_dict(), opts.rules, opts.quick,
+                          seed, opts.hints, {"ai": list(opts.ai), "standin": default_standin()})
+        seats = [StoredSeat(0, clean_name(opts.name, "Host"), "human", default_standin(),
+                            hash_token(token))]
+        self.store.create_table(row, seats)
+        row.seats = seats
+        rt = TableRuntime(self.store, self.config, row)
+        self.tables[row.id] = rt
+        return rt, token
+
+    def _make_room(self) -> None:
+        if len(self.tables) < self.config.max_tables:
+            return
+        for tid, rt in list(self.tables.items()):
+            if rt.status == "finished" and not rt.spectators and not any(
+                    s.conns for s in rt.slots):
+                del self.tables[tid]
+        if len(self.tables) >= self.config.max_tables:
+            raise TableError("busy", "the server has too many tables open; try later")
+
+    async def join(self, rt: TableRuntime, name: str) -> tuple[int, str]:
+        token = new_token()
+        player = await rt.join(clean_name(name), hash_token(token))
+        return player, token
+
+    async def get(self, table_id: str) -> TableRuntime | None:
+        """The live table, loaded from the store (and resumed) if needed."""
+        rt = self.tables.get(table_id)
+        if rt is not None:
+            return rt
+        if len(table_id) > 40:
+            return None
+        async with self._loading:
+            rt = self.tables.get(table_id)
+            if rt is not None:
+                return rt
+            row = self.store.load_table(table_id)
+            if row is None:
+                return None
+            rt = TableRuntime(self.store, self.config, row, self.store.load_events(table_id))
+            self.tables[table_id] = rt
+            rt.ensure_running()
+            return rt
+
+    async def resume_all(self) -> int:
+        """Load every unfinished table (so AI seats and stand-ins play on)."""
+        ids = self.store.table_ids(("playing",))
+        for tid in ids:
+            await self.get(tid)
+        return len(ids)
+
+    async def close(self) -> None:
+        for rt in list(self.tables.values()):
+            await rt.close()
+
+
+__all__ = ["Lobby", "TableOptions", "default_ai", "quick_rules"]

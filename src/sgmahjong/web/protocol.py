@@ -1,0 +1,184 @@
+"""The web table's websocket messages: client messages checked, server messages built.
+
+The server speaks the bot protocol (``hello``, ``event``, ``request``; see
+``docs/protocol.md``) with numbered events (``n``) and a few table messages on top;
+``docs/web.md`` lists them all. Nothing here knows a rule: views and legal actions come
+from the engine, redaction from :func:`sgmahjong.record.redact_for`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..bot.wire import view_json
+from ..errors import SgmahjongError
+from ..game import Action, Event, HandRecord, PlayerView, Settled, TableState, Won, view
+from ..record import redact_for
+from ..rules.catalog import PATTERNS
+from ..tiles import Seat
+
+PROTOCOL = 1
+MAX_MESSAGE = 4096
+"""Largest client message accepted, in bytes (UTF-8)."""
+
+CLIENT_TYPES = ("hello", "action", "ready", "hints", "start", "ping")
+
+
+class ProtocolError(SgmahjongError):
+    """A client message that cannot be used; ``code`` names the fault for the client."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """A checked client message: its type and the fields that type may carry."""
+
+    type: str
+    token: str | None = None
+    spectate: bool = False
+    last_seen: int | None = None
+    id: int | None = None
+    seat: int | None = None
+    action: Action | None = None
+
+
+def _int_field(data: dict[str, Any], key: str, low: int, high: int) -> int | None:
+    v = data.get(key)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+        raise ProtocolError("malformed", f"field {key!r} must be an integer {low}-{high}")
+    return v
+
+
+def parse_client(text: str | bytes) -> ClientMessage:
+    """Check one client message (size, JSON, type, fields); :class:`ProtocolError` if bad."""
+    size = len(text.encode("utf-8") if isinstance(text, str) else text)
+    if size > MAX_MESSAGE:
+        raise ProtocolError("too-large", f"message of {size} bytes: the limit is "
+                                         f"{MAX_MESSAGE}")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("malformed", "not JSON") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ProtocolError("malformed", "a message is a JSON object with a \"type\"")
+    kind = data["type"]
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError("unknown-type", f"unknown message type {kind[:40]!r}; expected "
+                                            f"one of {', '.join(CLIENT_TYPES)}")
+    if kind == "hello":
+        token = data.get("token")
+        if token is not None and (not isinstance(token, str) or len(token) > 200):
+            raise ProtocolError("malformed", "field 'token' must be text")
+        spectate = data.get("spectate", False)
+        if not isinstance(spectate, bool):
+            raise ProtocolError("malformed", "field 'spectate' must be true or false")
+        return ClientMessage("hello", token=token, spectate=spectate,
+                             last_seen=_int_field(data, "last_seen", 0, 2**31))
+    if kind == "action":
+        raw = data.get("action")
+        if not isinstance(raw, dict):
+            raise ProtocolError("malformed", "an action message needs an \"action\" object")
+        try:
+            action = Action.from_json(raw)
+        except SgmahjongError as exc:
+            raise ProtocolError("bad-action", f"bad action: {exc}") from None
+        return ClientMessage("action", id=_int_field(data, "id", 0, 2**31),
+                             seat=_int_field(data, "seat", 0, 3), action=action)
+    return ClientMessage(kind)
+
+
+def error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+def event_json(n: int, event: dict[str, Any]) -> dict[str, Any]:
+    """An ``event`` message: the bot protocol's, with the event's number."""
+    return {"type": "event", "n": n, "event": event}
+
+
+def redact(event: Event | dict[str, Any], seat: int) -> dict[str, Any] | None:
+    """``event`` as ``seat`` may see it (``-1``: a spectator, who sees no hidden tile)."""
+    out = redact_for([event], seat)
+    return out[0] if out else None
+
+
+def public_view_json(state: TableState) -> dict[str, Any]:
+    """What a spectator sees: the public part of a view, no concealed tiles."""
+    v = view_json(view(state, Seat.EAST))
+    v.update(seat=None, concealed="", last_drawn=None, must_discard=False)
+    return v
+
+
+def request_json(rid: int, n: int, v: PlayerView, legal: Sequence[Action]) -> dict[str, Any]:
+    """A decision for a human seat: the bot protocol's ``request`` (no deadline) and ``n``."""
+    return {"type": "request", "id": rid, "n": n, "seat": int(v.seat),
+            "legal": [a.to_json() for a in legal], "deadline_ms": 0, "view": view_json(v)}
+
+
+def pattern_name(pid: str) -> str:
+    p = PATTERNS.get(pid)
+    return p.english if p else pid.replace("-", " ").title()
+
+
+def hand_summary(record: HandRecord, names: Sequence[str],
+                 scores: Sequence[int]) -> dict[str, Any]:
+    """What the page shows after a hand: each win's tai breakdown, the payments (by match
+    player), the hand's deltas and the scores after it."""
+    def player(seat: int | None) -> int | None:
+        return None if seat is None else (record.banker + seat) % 4
+
+    wins = []
+    payments = []
+    for e in record.events:
+        if isinstance(e, Won):
+            wins.append({
+                "player": player(e.seat), "name": names[player(e.seat) or 0],
+                "seat": int(e.seat), "tile": e.tile.text,
+                "discarder": player(None if e.discarder is None else int(e.discarder)),
+                "self_drawn": e.discarder is None, "context": list(e.context),
+                "tai": e.tai, "raw_tai": e.raw_tai, "shape": e.shape,
+                "patterns": [{"id": p.id, "name": pattern_name(p.id), "count": p.count,
+                              "tai": p.tai} for p in e.patterns]})
+        elif isinstance(e, Settled):
+            payments.extend({"payer": player(None if p.payer is None else int(p.payer)),
+                             "payee": player(int(p.payee)), "amount": p.amount, "why": p.why}
+                            for p in e.payments)
+    return {"number": record.number, "round_wind": int(record.round_wind),
+            "banker": record.banker, "drawn": record.drawn, "wins": wins,
+            "payments": payments, "deltas": list(record.deltas), "scores": list(scores)}
+
+
+def standings(names: Sequence[str], scores: Sequence[int]) -> list[dict[str, Any]]:
+    """Players by score, best first (ties keep the seating order)."""
+    order = sorted(range(4), key=lambda p: -scores[p])
+    return [{"player": p, "name": names[p], "score": scores[p]} for p in order]
+
+
+def hints_json(v: PlayerView, legal: Sequence[Action]) -> dict[str, Any] | None:
+    """The hint panel for ``v`` from :mod:`sgmahjong.agents.hints`, or None without it."""
+    try:
+        from ..agents.hints import hints
+    except ImportError:  # the hints module is optional
+        return None
+    h = hints(v, legal)
+    out: dict[str, Any] = {
+        "waits": h.waits.sentence, "tai": h.tai.sentence,
+        "claims": [{"action": c.action.to_json(), "take": c.take, "text": c.sentence}
+                   for c in h.claims],
+        "bao": [b.sentence for b in h.bao], "discard": None}
+    if h.discard is not None:
+        out["discard"] = {"tile": h.discard.tile.text, "text": h.discard.sentence}
+    return out
+
+
+__all__ = ["CLIENT_TYPES", "MAX_MESSAGE", "PROTOCOL", "ClientMessage", "ProtocolError",
+           "error", "event_json", "hand_summary", "hints_json", "parse_client",
+           "pattern_name", "public_view_json", "redact", "request_json", "standings"]

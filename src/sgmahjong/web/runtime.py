@@ -1,0 +1,597 @@
+"""One live table: the match, its seats and sockets, the AI seats and the numbered event log.
+
+The server owns the only game state. Every change is an engine event, stored (numbered)
+before any socket hears of it; each socket gets only what its seat may see. Holds no
+rules: legality, views and redaction come from the engine and the record module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..agents import Agent, UnknownAgent, agent_names, make_agent
+from ..agents.evaluation import safe_default
+from ..bot.wire import hello, view_json
+from ..errors import SgmahjongError
+from ..game import Action, Event, Game, HandStarted, IllegalAction, Match
+from ..game.prng import derive_seed
+from ..record import Record, record_from_match
+from ..rules.loading import rules_from_dict
+from ..store.db import StoredSeat, StoredTable, TableStore
+from ..tiles import Seat
+from .config import WebConfig
+from .protocol import (
+    PROTOCOL,
+    ClientMessage,
+    error,
+    event_json,
+    hand_summary,
+    hints_json,
+    public_view_json,
+    redact,
+    request_json,
+    standings,
+)
+from .security import token_matches
+
+log = logging.getLogger("sgmahjong.web")
+
+LEVEL_ORDER = ("snail", "rabbit", "hedgehog", "fox", "owl")
+
+
+class TableError(SgmahjongError):
+    """A request the table refuses; ``code`` names why (``full``, ``started``, ...)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def level_names() -> list[str]:
+    """The AI players one can pick: the five levels where they exist, then the registry."""
+    names: list[str] = []
+    try:
+        from ..agents.levels import LEVELS
+        names.extend(n for n in LEVEL_ORDER if n in LEVELS)
+    except ImportError:  # the levels are optional; the registry always has its baselines
+        pass
+    names.extend(n for n in agent_names() if n not in names)
+    return names
+
+
+def make_ai(name: str, seed: int) -> Agent:
+    """An AI player by name: the registry first, then the levels."""
+    try:
+        return make_agent(name, seed)
+    except UnknownAgent:
+        pass
+    try:
+        from ..agents.levels import make_level
+        return make_level(name, seed)
+    except (ImportError, ValueError):
+        raise TableError("bad-level", f"unknown AI level {name!r}; choose from "
+                                      f"{', '.join(level_names())}") from None
+
+
+def default_standin() -> str:
+    names = level_names()
+    return "hedgehog" if "hedgehog" in names else "greedy"
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    """``name``, numbered if another seat has it: ``Fox``, ``Fox 2``."""
+    out, k = name, 1
+    while out in taken:
+        k += 1
+        out = f"{name} {k}"
+    return out
+
+
+class Conn(Protocol):
+    """A socket as the table sees it: whose it is, and a send that never blocks."""
+
+    player: int | None
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+
+@dataclass(eq=False)
+class Slot:
+    """A match player's chair: who sits there and their sockets."""
+
+    player: int
+    name: str
+    kind: str                    # open, human, ai
+    level: str                   # the AI level (for a human: the stand-in's)
+    token_hash: str | None = None
+    conns: set[Conn] = field(default_factory=set)
+    away_since: float | None = None     # monotonic time its last socket closed
+    ready: bool = False
+    agent: Agent | None = None
+    request: tuple[int, int] | None = None   # (request id, event number) sent
+
+    def stored(self) -> StoredSeat:
+        return StoredSeat(self.player, self.name, self.kind, self.level, self.token_hash)
+
+
+class TableRuntime:
+    """One table in memory, rebuilt from the store by replaying its events."""
+
+    def __init__(self, store: TableStore, config: WebConfig, row: StoredTable,
+                 events: Sequence[dict[str, Any]] = ()) -> None:
+        self.store = store
+        self.config = config
+        self.id = row.id
+        self.rules = rules_from_dict(row.rules, where=f"table {row.id} rules")
+        self.preset = row.preset
+        self.status = row.status
+        self.quick = row.quick
+        self.seed = row.seed
+        self.hints = row.hints
+        self.options = dict(row.options)
+        by_player = {s.player: s for s in row.seats}
+        self.slots = []
+        for p in range(4):
+            s = by_player.get(p)
+            self.slots.append(Slot(p, s.name, s.kind, s.level, s.token_hash) if s else
+                              Slot(p, f"Seat {p + 1}", "open", default_standin()))
+        self.match = Match(self.rules, self.seed, quick=self.quick)
+        self.events: list[Event] = []
+        self.event_hand: list[int] = []        # the hand (index) of each event
+        self.bankers: list[int] = []           # the banker (match player) of each hand
+        self.spectators: set[Conn] = set()
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.next_rid = 0
+        self.next_hand_at: float | None = None
+        self.last_summary: dict[str, Any] | None = None
+        self.closed = False
+        if events:
+            self._replay(events)
+        now = time.monotonic()
+        for slot in self.slots:
+            if slot.kind == "human":
+                slot.away_since = now
+
+    # ------------------------------------------------------------ rebuilding
+
+    def _replay(self, payloads: Sequence[dict[str, Any]]) -> None:
+        """Rebuild the match from the stored events (hand by hand, through the engine)."""
+        evs = [Event.from_json(p) for p in payloads]
+        starts = [i for i, e in enumerate(evs) if isinstance(e, HandStarted)]
+        if not starts or starts[0] != 0:
+            raise TableError("broken-log", f"table {self.id}: the log does not start a hand")
+        bounds = [*starts[1:], len(evs)]
+        for h, (a, b) in enumerate(zip(starts, bounds, strict=True)):
+            hand = evs[a:b]
+            self.bankers.append(self.match.state.banker)
+            game = Game.replay(self.rules, hand)
+            self.match.game = game
+            self.events.extend(hand)
+            self.event_hand.extend([h] * len(hand))
+            if not game.ended:
+                if b != len(evs):
+                    raise TableError("broken-log", f"table {self.id}: hand {h + 1} is "
+                                                   "unfinished but the log goes on")
+                break
+            rec = self.match.finish_hand()
+            self.last_summary = hand_summary(rec, self.names, self.match.state.scores)
+
+    # ------------------------------------------------------------ information
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.slots]
+
+    @property
+    def game(self) -> Game | None:
+        return self.match.game
+
+    @property
+    def n(self) -> int:
+        """The number of the last event (0 before the first)."""
+        return len(self.events)
+
+    def seat_of(self, player: int, hand: int | None = None) -> Seat:
+        h = len(self.bankers) - 1 if hand is None else hand
+        banker = self.bankers[h] if self.bankers else self.match.state.banker
+        return Seat((player - banker) % 4)
+
+    def hand_label(self) -> str:
+        played = self.match.state.hands_played + (1 if self.game is not None else 0)
+        if self.quick:
+            return f"Hand {played} of {self.rules.match.quick_game_hands}"
+        return f"Hand {played}"
+
+    def info(self) -> dict[str, Any]:
+        """The table as the lobby shows it (public)."""
+        in_hand = self.game is not None
+        return {
+            "id": self.id, "status": self.status, "rules": self.rules.name,
+            "preset": self.preset, "description": self.rules.description,
+            "quick": self.quick, "hints": self.hints,
+            "hands_played": self.match.state.hands_played, "hand_label": self.hand_label(),
+            "in_hand": in_hand, "scores": list(self.match.state.scores),
+            "round_wind": int(self.game.state.round_wind) if self.game else None,
+            "seats": [{"player": s.player, "name": s.name, "kind": s.kind,
+                       "level": s.level if s.kind == "ai" else None,
+                       "connected": bool(s.conns),
+                       "standin": s.kind == "human" and self._away(s),
+                       "wind": int(self.seat_of(s.player)) if in_hand else None}
+                      for s in self.slots],
+            "spectators": len(self.spectators),
+            "n": self.n,
+        }
+
+    def record(self) -> Record:
+        """The match record (every finished hand); the table must be finished."""
+        if self.status != "finished":
+            raise TableError("not-finished", "the record can be downloaded once the match "
+                                             "is over")
+        return record_from_match(self.match, self.names, {"table": self.id})
+
+    def player_for(self, token: str | None) -> int | None:
+        for s in self.slots:
+            if s.kind == "human" and token_matches(token, s.token_hash):
+                return s.player
+        return None
+
+    # ------------------------------------------------------------ sending
+
+    def _all_conns(self) -> list[Conn]:
+        out = list(self.spectators)
+        for s in self.slots:
+            out.extend(s.conns)
+        return out
+
+    def _broadcast(self, message: dict[str, Any]) -> None:
+        for c in self._all_conns():
+            c.send(message)
+
+    def broadcast_table(self) -> None:
+        self._broadcast({"type": "table", "table": self.info()})
+
+    def _send_events(self, conn: Conn, first: int) -> None:
+        """Events numbered ``first`` on, redacted for the conn's seat in their hand."""
+        for i in range(first - 1, len(self.events)):
+            h = self.event_hand[i]
+            seat = -1 if conn.player is None else int(self.seat_of(conn.player, h))
+            data = redact(self.events[i], seat)
+            if data is not None:
+                conn.send(event_json(i + 1, data))
+
+    def _state_message(self, slot: Slot | None) -> dict[str, Any] | None:
+        """The view (or, when the seat must decide, the request) for a player or spectator."""
+        g = self.game
+        if g is None:
+            return None
+        n = self.n
+        if slot is None:
+            return {"type": "view", "n": n, "view": public_view_json(g.state)}
+        seat = self.seat_of(slot.player)
+        v = g.view(seat)
+        if not g.ended and seat in g.waiting_for():
+            if slot.request is None or slot.request[1] != n:
+                self.next_rid += 1
+                slot.request = (self.next_rid, n)
+            return request_json(slot.request[0], n, v, g.legal_actions(seat))
+        slot.request = None
+        return {"type": "view", "n": n, "view": view_json(v)}
+
+    def _send_states(self) -> None:
+        if self.spectators:
+            msg = self._state_message(None)
+            if msg is not None:
+                for c in self.spectators:
+                    c.send(msg)
+        for s in self.slots:
+            if s.conns:
+                msg = self._state_message(s)
+                if msg is not None:
+                    for c in s.conns:
+                        c.send(msg)
+
+    def _commit(self, new: Sequence[Event]) -> None:
+        """Store new events (numbered), then tell every socket what it may see."""
+        if not new:
+            return
+        first = self.n + 1
+        payloads = [e.to_json() for e in new]
+        self.store.append_events(self.id, first, payloads)
+        h = len(self.bankers) - 1
+        self.events.extend(new)
+        self.event_hand.extend([h] * len(new))
+        for conn in self._all_conns():
+            seat = -1 if conn.player is None else int(self.seat_of(conn.player, h))
+            for i, p in enumerate(payloads):
+                data = redact(p, seat)
+                if data is not None:
+                    conn.send(event_json(first + i, data))
+        self._send_states()
+
+    # ------------------------------------------------------------ sockets
+
+    async def attach(self, conn: Conn, last_seen: int | None) -> None:
+        """A socket said hello: the table, what it missed, the view or its request."""
+        async with self.lock:
+            slot = None if conn.player is None else self.slots[conn.player]
+            (self.spectators if slot is None else slot.conns).add(conn)
+            if slot is not None:
+                slot.away_since = None
+            conn.send({"type": "welcome", "protocol": PROTOCOL, "player": conn.player,
+                       "role": "spectator" if slot is None else "player",
+                       "token_ok": slot is not None, "table": self.info()})
+            if slot is not None and self.game is not None:
+                conn.send(hello(self.seat_of(slot.player), self.rules))
+            if last_seen is not None:
+                first = min(last_seen, self.n) + 1
+            elif self.game is not None:
+                first = self.event_hand.index(len(self.bankers) - 1) + 1
+            else:
+                first = self.n + 1
+            self._send_events(conn, first)
+            msg = self._state_message(slot)
+            if msg is not None:
+                conn.send(msg)
+            if self.game is None and self.last_summary is not None:
+                conn.send({"type": "hand-end", "hand": self.last_summary})
+            if self.status == "finished":
+                conn.send(self._match_end())
+            self.broadcast_table()
+        self.kick()
+
+    async def detach(self, conn: Conn) -> None:
+        async with self.lock:
+            slot = None if conn.player is None else self.slots[conn.player]
+            (self.spectators if slot is None else slot.conns).discard(conn)
+            if slot is not None and not slot.conns:
+                slot.away_since = time.monotonic()
+            self.broadcast_table()
+        self.kick()
+
+    async def handle(self, conn: Conn, msg: ClientMessage) -> None:
+        """A message from a socket after its hello."""
+        if msg.type == "ping":
+            conn.send({"type": "pong", "n": self.n})
+            return
+        if msg.type == "hello":
+            conn.send(error("already-greeted", "this socket has already said hello"))
+            return
+        if conn.player is None:
+            conn.send(error("spectator", "spectators cannot act at the table"))
+            return
+        async with self.lock:
+            if msg.type == "action":
+                self._act(conn, conn.player, msg)
+            elif msg.type == "ready":
+                self.slots[conn.player].ready = True
+            elif msg.type == "hints":
+                self._hints(conn, conn.player)
+            elif msg.type == "start":
+                try:
+                    self._start(conn.player)
+                except TableError as exc:
+                    conn.send(error(exc.code, str(exc)))
+        self.kick()
+
+    def _act(self, conn: Conn, player: int, msg: ClientMessage) -> None:
+        g = self.game
+        if g is None or g.ended:
+            conn.send(error("no-hand", "no hand is being played now"))
+            return
+        seat = self.seat_of(player)
+        if msg.seat is not None and msg.seat != int(seat):
+            conn.send(error("wrong-seat", f"you sit at seat {int(seat)} "
+                                          f"({seat.name.title()}); you cannot act for "
+                                          f"seat {msg.seat}"))
+            return
+        if seat not in g.waiting_for():
+            conn.send(error("not-your-turn", "it is not your decision now"))
+            return
+        slot = self.slots[player]
+        if msg.id is not None and (slot.request is None or msg.id != slot.request[0]):
+            conn.send(error("stale", f"request {msg.id} is no longer open"))
+            return
+        assert msg.action is not None
+        try:
+            new = g.submit(seat, msg.action)
+        except IllegalAction as exc:
+            conn.send(error("illegal", str(exc)))
+            return
+        rid = slot.request[0] if slot.request else None
+        slot.request = None
+        for c in slot.conns:
+            c.send({"type": "ack", "id": rid, "action": msg.action.to_json()})
+        self._commit(new)
+
+    def _hints(self, conn: Conn, player: int) -> None:
+        g = self.game
+        if not self.hints:
+            conn.send(error("hints-off", "hints are off at this table"))
+            return
+        if g is None:
+            conn.send(error("no-hand", "no hand is being played now"))
+            return
+        seat = self.seat_of(player)
+        legal = g.legal_actions(seat) if seat in g.waiting_for() else []
+        data = hints_json(g.view(seat), legal)
+        if data is None:
+            conn.send(error("no-hints", "this server has no hints module"))
+            return
+        conn.send({"type": "hints", "n": self.n, "hints": data})
+
+    # ------------------------------------------------------------ lobby
+
+    async def join(self, name: str, token_hash: str) -> int:
+        """Seat a newcomer in the first open chair; returns the match player."""
+        async with self.lock:
+            if self.status != "waiting":
+                raise TableError("started", "the game has started: watch it instead")
+            slot = next((s for s in self.slots if s.kind == "open"), None)
+            if slot is None:
+                raise TableError("full", "every seat is taken")
+            slot.name, slot.kind, slot.token_hash = name, "human", token_hash
+            slot.away_since = time.monotonic()
+            self.store.save_seat(self.id, slot.stored())
+            self.broadcast_table()
+            return slot.player
+
+    async def start(self, player: int) -> None:
+        async with self.lock:
+            self._start(player)
+        self.kick()
+
+    def _start(self, player: int) -> None:
+        if player != 0:
+            raise TableError("not-creator", "only the table's creator can start the game")
+        if self.status != "waiting":
+            raise TableError("started", "the game has already started")
+        levels = list(self.options.get("ai", []))
+        taken = {s.name for s in self.slots if s.kind == "human"}
+        for s in self.slots:
+            if s.kind == "open":
+                s.kind = "ai"
+                s.level = levels[s.player - 1] if 0 < s.player <= len(levels) else s.level
+                s.name = _unique(s.level.title(), taken)
+                taken.add(s.name)
+                self.store.save_seat(self.id, s.stored())
+        self.status = "playing"
+        self.store.set_status(self.id, "playing")
+        self.ensure_running()
+        self.broadcast_table()
+
+    # ------------------------------------------------------------ the driver
+
+    def kick(self) -> None:
+        """Something changed: let the driver look again."""
+        self.wake.set()
+
+    def ensure_running(self) -> None:
+        if self.status == "playing" and (self.task is None or self.task.done()):
+            self.task = asyncio.get_running_loop().create_task(self._run(),
+                                                               name=f"table-{self.id}")
+
+    async def close(self) -> None:
+        self.closed = True
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+    def _away(self, slot: Slot) -> bool:
+        """Whether a human's decisions go to the stand-in AI (away longer than the grace)."""
+        return (slot.away_since is not None
+                and time.monotonic() - slot.away_since >= self.config.disconnect_grace)
+
+    async def _run(self) -> None:
+        while not self.closed:
+            self.wake.clear()
+            try:
+                async with self.lock:
+                    mode, delay = await self._step()
+            except Exception:
+                log.exception("table %s: the driver stopped", self.id)
+                raise
+            if mode == "stop":
+                return
+            if mode == "sleep":
+                await asyncio.sleep(delay or 0)
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), delay)
+
+    async def _step(self) -> tuple[str, float | None]:
+        """One move of the table: ``("sleep", s)`` to go on after s, ``("wait", s)`` to wait
+        for a kick (or s seconds; None: forever), ``("stop", None)`` when over."""
+        if self.status != "playing":
+            return "stop", None
+        m = self.match
+        g = m.game
+        now = time.monotonic()
+        if g is None:
+            if m.state.ended:
+                return "stop", None
+            if self.bankers and self.next_hand_at is None:
+                self.next_hand_at = now + self.config.next_hand_delay
+            humans = [s for s in self.slots if s.kind == "human" and s.conns]
+            if (self.next_hand_at is not None and now < self.next_hand_at
+                    and not (humans and all(s.ready for s in humans))):
+                return "wait", self.next_hand_at - now
+            self._start_hand()
+            return "sleep", 0
+        if g.ended:
+            return self._end_hand()
+        waiting = sorted(g.waiting_for())
+        if not waiting:
+            self._commit(g.advance())
+            return "sleep", 0
+        wake_in: float | None = None
+        for seat in waiting:
+            slot = self.slots[m.state.player_at(seat)]
+            if slot.kind == "human" and not self._away(slot):
+                if slot.away_since is not None:
+                    left = slot.away_since + self.config.disconnect_grace - now
+                    wake_in = left if wake_in is None else min(wake_in, left)
+                continue
+            await self._ai_move(g, seat, slot)
+            return "sleep", self.config.ai_delay if slot.kind == "ai" else 0
+        return "wait", None if wake_in is None else max(wake_in, 0.0)
+
+    async def _ai_move(self, g: Game, seat: Seat, slot: Slot) -> None:
+        if slot.agent is None:
+            name = slot.level if slot.kind == "ai" else self.options.get("standin",
+                                                                         default_standin())
+            slot.agent = make_ai(name, derive_seed(self.seed, 1000 + slot.player))
+        v = g.view(seat)
+        legal = g.legal_actions(seat)
+        try:
+            action: Action = await asyncio.to_thread(slot.agent.act, v, legal)
+        except Exception:
+            log.exception("table %s: the AI at seat %d failed", self.id, int(seat))
+            action = safe_default(v, legal)
+        if action not in legal:
+            action = safe_default(v, legal)
+        slot.request = None
+        self._commit(g.submit(seat, action))
+
+    def _start_hand(self) -> None:
+        self.next_hand_at = None
+        self.bankers.append(self.match.state.banker)
+        g = self.match.start_hand()
+        for s in self.slots:
+            s.ready = False
+            for c in s.conns:
+                c.send(hello(self.seat_of(s.player), self.rules))
+        self.broadcast_table()
+        self._commit(list(g.events))
+
+    def _end_hand(self) -> tuple[str, float | None]:
+        rec = self.match.finish_hand()
+        self.last_summary = hand_summary(rec, self.names, self.match.state.scores)
+        self._broadcast({"type": "hand-end", "hand": self.last_summary})
+        if self.match.state.ended:
+            self.status = "finished"
+            self.store.set_status(self.id, "finished")
+            self._broadcast(self._match_end())
+            self.broadcast_table()
+            return "stop", None
+        self.next_hand_at = time.monotonic() + self.config.next_hand_delay
+        self.broadcast_table()
+        return "sleep", 0
+
+    def _match_end(self) -> dict[str, Any]:
+        scores = self.match.state.scores
+        return {"type": "match-end", "scores": list(scores),
+                "standings": standings(self.names, scores),
+                "record": f"/api/tables/{self.id}/record"}
+
+
+__all__ = ["Conn", "Slot", "TableError", "TableRuntime", "default_standin", "level_names",
+           "make_ai"]

@@ -1,0 +1,511 @@
+// sgmahjong web table: plain JavaScript, no libraries, nothing fetched from elsewhere.
+// The server owns the game: this page draws the view it is sent and sends back one of the
+// legal actions it was offered. It knows no rules.
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const WINDS = ["East", "South", "West", "North"];
+  const S = {
+    tableId: null, token: null, player: null, role: null, table: null, view: null,
+    request: null, n: 0, hints: null, hintsOn: false, cursor: 0, picked: null,
+    muted: localStorage.getItem("sgmj.muted") === "1", ws: null, retry: 0, over: false,
+    seat: null,
+  };
+
+  // ------------------------------------------------------------------ helpers
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") e.className = v;
+      else if (k === "text") e.textContent = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const kid of kids.flat()) if (kid !== null && kid !== undefined) {
+      e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+    }
+    return e;
+  }
+  function parseTiles(text) {
+    const out = [];
+    let digits = "";
+    for (const ch of text || "") {
+      if (ch >= "0" && ch <= "9") digits += ch;
+      else { for (const d of digits) out.push(d + ch); digits = ""; }
+    }
+    return out;
+  }
+  function tileName(t) {
+    const title = document.querySelector(`#t-${CSS.escape(t)} title`);
+    return title ? title.textContent : t;
+  }
+  function tileSvg(t) {
+    const svg = document.createElementNS(SVGNS, "svg");
+    svg.setAttribute("class", "tile");
+    svg.setAttribute("viewBox", "0 0 60 80");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", t ? tileName(t) : "face-down tile");
+    svg.dataset.tile = t || "back";
+    const use = document.createElementNS(SVGNS, "use");
+    use.setAttribute("href", t ? `#t-${t}` : "#t-back");
+    svg.append(use);
+    return svg;
+  }
+  function tilesRow(tiles, cls) {
+    return el("div", { class: `tiles ${cls || ""}` }, tiles.map(tileSvg));
+  }
+  function status(text) { $("status").textContent = text; }
+  async function api(path, body, token) {
+    const opts = { method: body === undefined ? "GET" : "POST", headers: {} };
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    if (token) opts.headers.Authorization = `Bearer ${token}`;
+    const r = await fetch(path, opts);
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(data.message || data.detail || `error ${r.status}`);
+    return data;
+  }
+  const seatKey = (id) => `sgmj.seat.${id}`;
+  function show(id) {
+    for (const s of ["lobby", "join", "waiting", "table"]) $(s).hidden = s !== id;
+  }
+
+  // ------------------------------------------------------------------ sound
+  let audio = null;
+  function beep(freq, ms, when = 0) {
+    if (S.muted) return;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const o = audio.createOscillator();
+      const g = audio.createGain();
+      o.frequency.value = freq;
+      o.type = "triangle";
+      const t0 = audio.currentTime + when;
+      g.gain.setValueAtTime(0.12, t0);
+      g.gain.exponentialRampToValueAtTime(0.0001, t0 + ms / 1000);
+      o.connect(g).connect(audio.destination);
+      o.start(t0);
+      o.stop(t0 + ms / 1000 + 0.02);
+    } catch (_) { /* no audio here */ }
+  }
+  const SOUNDS = {
+    turn: () => beep(660, 120),
+    discard: () => beep(300, 60),
+    claim: () => { beep(520, 90); beep(700, 90, 0.1); },
+    win: () => [523, 659, 784, 1046].forEach((f, i) => beep(f, 160, i * 0.12)),
+  };
+  function setMute(m) {
+    S.muted = m;
+    localStorage.setItem("sgmj.muted", m ? "1" : "0");
+    $("mute").textContent = m ? "🔇" : "🔊";
+    $("mute").setAttribute("aria-pressed", String(m));
+  }
+
+  // ------------------------------------------------------------------ lobby
+  async function lobby() {
+    show("lobby");
+    status("");
+    const opts = await api("/api/options");
+    const rules = $("create-rules");
+    for (const p of opts.presets) {
+      rules.append(el("option", { value: p, selected: p === opts.default_rules },
+        p === "casual" ? "casual (any complete hand wins)" :
+          p === "standard" ? "standard (Singapore tai)" : p));
+    }
+    document.querySelectorAll(".ai-level").forEach((sel, i) => {
+      for (const l of opts.levels) {
+        sel.append(el("option", { value: l, selected: l === opts.default_ai[i] }, l));
+      }
+    });
+    $("create-form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      try {
+        const body = {
+          name: $("create-name").value, rules: rules.value, quick: $("create-quick").checked,
+          hints: $("create-hints").checked,
+          ai: [...document.querySelectorAll(".ai-level")].map((s) => s.value),
+        };
+        const t = await api("/api/tables", body);
+        localStorage.setItem(seatKey(t.table_id), JSON.stringify({ token: t.token, player: 0 }));
+        location.href = `/t/${t.table_id}`;
+      } catch (e) { status(e.message); }
+    });
+  }
+
+  // ------------------------------------------------------------------ table page
+  async function tablePage(id) {
+    S.tableId = id;
+    let info;
+    try { info = await api(`/api/tables/${encodeURIComponent(id)}`); } catch (e) {
+      show("lobby"); status("That table does not exist. Set up a new one."); lobby(); return;
+    }
+    S.table = info;
+    const saved = JSON.parse(localStorage.getItem(seatKey(id)) || "null");
+    if (saved && saved.token) { S.token = saved.token; connect(); return; }
+    showJoin(info);
+  }
+  function seatLine(s) {
+    const kind = s.kind === "open" ? "free seat" : s.kind === "ai" ? `AI (${s.level})` :
+      s.connected ? "here" : "away";
+    return el("div", { "data-testid": `seat-${s.player}` }, `${s.name} — ${kind}`);
+  }
+  function showJoin(info) {
+    show("join");
+    $("join-seats").replaceChildren(...info.seats.map(seatLine));
+    const canJoin = info.status === "waiting" && info.seats.some((s) => s.kind === "open");
+    $("join-form").hidden = !canJoin;
+    status(canJoin ? "Pick a name and take a free seat, or watch." :
+      "The game has started: you can watch.");
+  }
+  $("join-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      const r = await api(`/api/tables/${S.tableId}/join`, { name: $("join-name").value });
+      localStorage.setItem(seatKey(S.tableId), JSON.stringify({ token: r.token, player: r.player }));
+      S.token = r.token;
+      connect();
+    } catch (e) { status(e.message); }
+  });
+  $("watch").addEventListener("click", () => { S.token = null; connect(); });
+  $("copy").addEventListener("click", async () => {
+    $("invite").select();
+    try { await navigator.clipboard.writeText($("invite").value); status("Link copied."); }
+    catch (_) { document.execCommand && document.execCommand("copy"); }
+  });
+  $("start").addEventListener("click", async () => {
+    try { await api(`/api/tables/${S.tableId}/start`, {}, S.token); } catch (e) { status(e.message); }
+  });
+
+  // ------------------------------------------------------------------ the socket
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${S.tableId}`);
+    S.ws = ws;
+    ws.onopen = () => {
+      S.retry = 0;
+      const hello = { type: "hello" };
+      if (S.token) hello.token = S.token; else hello.spectate = true;
+      if (S.n > 0) hello.last_seen = S.n;
+      ws.send(JSON.stringify(hello));
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch (_) { return; }
+      handle(msg);
+    };
+    ws.onclose = (ev) => {
+      if (S.ws !== ws) return;
+      if (ev.code === 4401) {
+        localStorage.removeItem(seatKey(S.tableId));
+        S.token = null;
+        showJoin(S.table);
+        return;
+      }
+      if (ev.code === 4404 || ev.code === 4403) { status("This table cannot be opened here."); return; }
+      if (S.over) return;
+      const wait = Math.min(10000, 500 * 2 ** S.retry++);
+      status(`Connection lost: trying again in ${Math.round(wait / 1000)} s…`);
+      setTimeout(connect, wait);
+    };
+  }
+  function send(msg) {
+    if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(msg));
+  }
+
+  function handle(msg) {
+    switch (msg.type) {
+      case "welcome":
+        S.player = msg.player; S.role = msg.role; S.table = msg.table;
+        tableInfo(); break;
+      case "table": S.table = msg.table; tableInfo(); break;
+      case "hello": S.seat = msg.seat; break;
+      case "event": S.n = msg.n; onEvent(msg.event); break;
+      case "view": S.view = msg.view; S.n = Math.max(S.n, msg.n); S.request = null; render(); break;
+      case "request":
+        S.view = msg.view; S.request = msg; S.n = Math.max(S.n, msg.n); S.picked = null;
+        if (S.hintsOn) send({ type: "hints" });
+        render(); SOUNDS.turn(); break;
+      case "ack": S.request = null; render(); break;
+      case "hints": S.hints = msg.hints; renderHints(); render(); break;
+      case "hand-end": handEnd(msg.hand); break;
+      case "match-end": matchEnd(msg); break;
+      case "error": status(msg.message); break;
+      default: break;
+    }
+  }
+
+  // ------------------------------------------------------------------ names and seats
+  function playerAt(seat) {
+    const s = (S.table && S.table.seats || []).find((x) => x.wind === seat);
+    return s ? s.player : null;
+  }
+  function nameAt(seat) {
+    const p = playerAt(seat);
+    return p === null ? WINDS[seat] : S.table.seats[p].name;
+  }
+  function playerName(p) { return p === null || p === undefined ? "nobody" : S.table.seats[p].name; }
+
+  function tableInfo() {
+    const t = S.table;
+    if (!t) return;
+    if (t.status === "waiting") {
+      show("waiting");
+      $("invite").value = `${location.origin}/t/${t.id}`;
+      $("wait-seats").replaceChildren(...t.seats.map(seatLine));
+      $("start").hidden = S.player !== 0;
+      $("wait-note").textContent = S.player === 0 ?
+        "Start when everyone is here; AI players take the free seats." :
+        "The host starts the game.";
+      status(`${t.rules} · ${t.quick ? "quick game" : "full match"} · waiting`);
+      return;
+    }
+    show("table");
+    status(`${t.hand_label} · ${t.rules}${S.role === "spectator" ? " · watching" : ""}`);
+    render();
+  }
+
+  function onEvent(e) {
+    const who = e.seat !== undefined && e.seat !== null ? nameAt(e.seat) : "";
+    let text = null;
+    switch (e.type) {
+      case "hand-started": text = `Hand ${e.hand_number + 1} begins (${WINDS[e.round_wind]} round).`; break;
+      case "discarded": text = `${who} throws ${tileName(e.tile)}.`; SOUNDS.discard(); break;
+      case "claimed": text = `${who} takes ${tileName(e.tile)} for a ${e.kind}.`; SOUNDS.claim(); break;
+      case "kong-declared": text = `${who} declares a kong of ${tileName(e.tile)}.`; SOUNDS.claim(); break;
+      case "bonus-exposed": text = `${who} sets aside ${tileName(e.tile)}.`; break;
+      case "won": text = `${who} wins on ${tileName(e.tile)}!`; SOUNDS.win(); break;
+      case "hand-drawn": text = "The hand is drawn."; break;
+      default: break;
+    }
+    if (text) {
+      const log = $("log");
+      log.append(el("li", { "data-n": S.n }, text));
+      while (log.children.length > 200) log.firstChild.remove();
+      log.scrollTop = log.scrollHeight;
+    }
+  }
+
+  // ------------------------------------------------------------------ drawing
+  function seatArea(seat, v, mine) {
+    const sv = v.seats[seat];
+    const p = playerAt(seat);
+    const info = p === null ? null : S.table.seats[p];
+    const score = p === null ? sv.score : S.table.scores[p] + sv.score;
+    const kids = [el("div", { class: "who" },
+      el("span", { class: "wind", title: "seat wind" }, WINDS[seat][0]),
+      el("span", { class: "name" }, info ? info.name : WINDS[seat]),
+      info && info.kind === "ai" ? el("span", { class: "small" }, "AI") : null,
+      info && info.standin ? el("span", { class: "small" }, "(AI playing for them)") : null,
+      el("span", { class: "score", "data-testid": `score-${seat}` }, `${score} pts`))];
+    const row = el("div", { class: "tiles small-tiles" });
+    for (const m of sv.melds) row.append(el("div", { class: "meld", "data-kind": m.kind }, parseTiles(m.tiles).map(tileSvg)));
+    if (!mine) for (let i = 0; i < sv.concealed_count; i++) row.append(tileSvg(null));
+    kids.push(row);
+    if (sv.bonus) kids.push(tilesRow(parseTiles(sv.bonus), "small-tiles bonus"));
+    const disc = tilesRow(parseTiles(sv.discards), "small-tiles discards");
+    if (v.phase === "claims" && v.turn === seat && disc.lastChild) disc.lastChild.classList.add("latest");
+    kids.push(disc);
+    const box = $(["seat-me", "seat-right", "seat-top", "seat-left"][(seat - base(v) + 4) % 4]);
+    box.replaceChildren(...kids);
+    box.classList.toggle("turn", v.turn === seat && v.phase !== "ended");
+    box.dataset.seat = seat;
+  }
+  function base(v) { return v.seat === null || v.seat === undefined ? 0 : v.seat; }
+
+  function myTiles(v) {
+    const tiles = parseTiles(v.concealed);
+    if (v.last_drawn && v.turn === v.seat && v.phase === "turn") {
+      const i = tiles.lastIndexOf(v.last_drawn);
+      if (i >= 0) { tiles.splice(i, 1); tiles.push(v.last_drawn); return { tiles, drawn: tiles.length - 1 }; }
+    }
+    return { tiles, drawn: -1 };
+  }
+  const legal = () => (S.request ? S.request.legal : []);
+  const canDiscard = (t) => legal().some((a) => a.type === "discard" && a.tile === t);
+
+  function render() {
+    const v = S.view;
+    if (!v || !S.table || S.table.status === "waiting") return;
+    const me = base(v);
+    for (let s = 0; s < 4; s++) seatArea(s, v, S.role === "player" && s === me);
+    const offer = v.window_tile ? el("div", { class: "offer" }, el("div", { class: "small" }, `${nameAt(v.turn)} offers`), tileSvg(v.window_tile)) : null;
+    $("centre").replaceChildren(
+      el("div", {}, `${WINDS[v.round_wind]} round · ${S.table.hand_label}`),
+      el("div", { "data-testid": "wall-count" }, `Wall: ${v.live_remaining} tiles to draw`),
+      el("div", {}, v.phase === "ended" ? "Hand over" : `${nameAt(v.turn)} to play`),
+      offer);
+    // the hand
+    const hand = $("hand");
+    if (S.role !== "player") { hand.replaceChildren(el("p", { class: "small" }, "Watching: only public tiles are shown.")); $("actions").replaceChildren(); return; }
+    const { tiles, drawn } = myTiles(v);
+    S.cursor = Math.max(0, Math.min(S.cursor, tiles.length - 1));
+    const suggested = S.hintsOn && S.hints && S.hints.discard ? S.hints.discard.tile : null;
+    hand.replaceChildren(...tiles.map((t, i) => {
+      const b = el("button", {
+        type: "button", class: "tile-btn", role: "option", "data-testid": "hand-tile",
+        "data-tile": t, "data-index": i, "aria-selected": String(S.picked === i),
+        title: tileName(t),
+      }, tileSvg(t));
+      b.classList.toggle("selected", S.picked === i);
+      b.classList.toggle("drawn", i === drawn);
+      b.classList.toggle("suggested", t === suggested && canDiscard(t));
+      b.tabIndex = i === S.cursor ? 0 : -1;
+      b.addEventListener("click", () => { S.cursor = i; pickOrThrow(tiles); });
+      return b;
+    }));
+    renderActions(tiles);
+  }
+
+  function pickOrThrow(tiles) {
+    const t = tiles[S.cursor];
+    if (S.picked === S.cursor && canDiscard(t)) { act({ type: "discard", tile: t }); return; }
+    S.picked = S.cursor;
+    render();
+    focusCursor();
+  }
+  function focusCursor() {
+    const b = document.querySelector(`.tile-btn[data-index="${S.cursor}"]`);
+    if (b) b.focus();
+  }
+  function label(a) {
+    switch (a.type) {
+      case "win": return "Win (W)";
+      case "pong": return "Pong (P)";
+      case "pass": return "Skip (S)";
+      case "chow": {
+        const n = Number(a.tile[0]);
+        return `Chow ${n}-${n + 1}-${n + 2}${a.tile[1]} (C)`;
+      }
+      case "kong": return `Kong ${tileName(a.tile)} (K)`;
+      default: return a.type;
+    }
+  }
+  function renderActions(tiles) {
+    const box = $("actions");
+    const buttons = [];
+    for (const a of legal()) {
+      if (a.type === "discard") continue;
+      buttons.push(el("button", {
+        type: "button", class: a.type === "win" ? "primary" : "", "data-testid": `action-${a.type}`,
+        "data-action": JSON.stringify(a), onclick: () => act(a),
+      }, label(a)));
+    }
+    const t = tiles[S.picked === null ? S.cursor : S.picked];
+    if (t && canDiscard(t)) {
+      buttons.push(el("button", { type: "button", "data-testid": "action-discard", onclick: () => act({ type: "discard", tile: t }) }, `Throw ${t} (Enter)`));
+    }
+    if (S.table.hints) {
+      buttons.push(el("button", { type: "button", "data-testid": "toggle-hints", "aria-pressed": String(S.hintsOn), onclick: toggleHints }, S.hintsOn ? "Hide hints (H)" : "💡 Hints (H)"));
+    }
+    box.replaceChildren(...buttons);
+  }
+  function act(action) {
+    if (!S.request) return;
+    send({ type: "action", id: S.request.id, action });
+    S.picked = null;
+  }
+  function toggleHints() {
+    if (!S.table || !S.table.hints) return;
+    S.hintsOn = !S.hintsOn;
+    if (S.hintsOn) send({ type: "hints" });
+    renderHints();
+    render();
+  }
+  function renderHints() {
+    const box = $("hints");
+    box.hidden = !(S.hintsOn && S.hints);
+    if (box.hidden) return;
+    const h = S.hints;
+    box.replaceChildren(
+      h.discard ? el("p", {}, el("b", {}, `Throw ${tileName(h.discard.tile)}: `), h.discard.text) : null,
+      el("p", {}, h.waits), el("p", {}, h.tai),
+      ...h.claims.map((c) => el("p", {}, c.text)),
+      ...h.bao.map((b) => el("p", {}, "⚠ ", b)));
+  }
+
+  // ------------------------------------------------------------------ after a hand
+  function overlay(...kids) {
+    $("overlay-body").replaceChildren(...kids);
+    $("overlay").hidden = false;
+    const b = $("overlay-body").querySelector("button, a");
+    if (b) b.focus();
+  }
+  function handEnd(h) {
+    const title = h.wins.length ? h.wins.map((w) => `${w.name} wins`).join(", ") :
+      `Drawn hand (${h.drawn})`;
+    const kids = [el("h2", { "data-testid": "hand-end" }, `Hand ${h.number + 1}: ${title}`)];
+    for (const w of h.wins) {
+      kids.push(el("p", {}, `${w.name} won on `, tileSvg(w.tile),
+        w.self_drawn ? " self-drawn." : ` from ${playerName(w.discarder)}.`));
+      const rows = w.patterns.map((p) => el("tr", {}, el("td", {}, p.name + (p.count > 1 ? ` ×${p.count}` : "")), el("td", { class: "num" }, `${p.tai} tai`)));
+      rows.push(el("tr", {}, el("th", {}, "Total" + (w.raw_tai !== w.tai ? ` (${w.raw_tai} before the cap)` : "")), el("th", { class: "num" }, `${w.tai} tai`)));
+      kids.push(el("table", { "data-testid": "tai-breakdown" }, rows));
+    }
+    if (h.payments.length) {
+      kids.push(el("h3", {}, "Payments"), el("ul", {}, h.payments.map((p) => el("li", {},
+        p.payer === null ? `${playerName(p.payee)} scores ${p.amount} (${p.why})` :
+          `${playerName(p.payer)} pays ${playerName(p.payee)} ${p.amount} (${p.why})`))));
+    }
+    kids.push(scoreTable(h.scores, h.deltas));
+    kids.push(el("button", { type: "button", class: "primary", "data-testid": "next-hand", onclick: () => { $("overlay").hidden = true; send({ type: "ready" }); } }, "Next hand"));
+    overlay(...kids);
+  }
+  function scoreTable(scores, deltas) {
+    return el("table", { "data-testid": "scores" }, S.table.seats.map((s) => el("tr", {},
+      el("td", {}, s.name), deltas ? el("td", { class: "num" }, (deltas[s.player] > 0 ? "+" : "") + deltas[s.player]) : null,
+      el("td", { class: "num" }, scores[s.player]))));
+  }
+  function matchEnd(m) {
+    S.over = true;
+    overlay(el("h2", { "data-testid": "match-end" }, "Final standings"),
+      el("ol", {}, m.standings.map((s) => el("li", {}, `${s.name}: ${s.score}`))),
+      el("p", {}, el("a", { href: m.record, download: "", "data-testid": "download-record" }, "Download the match record (JSON Lines)")),
+      el("p", {}, el("a", { href: "/" }, "Set up another table")));
+  }
+
+  // ------------------------------------------------------------------ keyboard
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.matches && ev.target.matches("input, select, textarea")) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const key = ev.key.toLowerCase();
+    if (key === "m") { setMute(!S.muted); return; }
+    if (!$("overlay").hidden) {
+      if (key === "enter" || key === "escape") { const b = $("overlay-body").querySelector("button"); if (b) { ev.preventDefault(); b.click(); } }
+      return;
+    }
+    if ($("table").hidden || S.role !== "player" || !S.view) return;
+    const tiles = myTiles(S.view).tiles;
+    const find = (type) => legal().filter((a) => a.type === type);
+    const press = (type) => {
+      const opts = find(type);
+      if (opts.length === 1) act(opts[0]);
+      else if (opts.length > 1) { const b = document.querySelector(`[data-testid="action-${type}"]`); if (b) b.focus(); }
+    };
+    switch (key) {
+      case "arrowleft": S.cursor = (S.cursor - 1 + tiles.length) % tiles.length; render(); focusCursor(); break;
+      case "arrowright": S.cursor = (S.cursor + 1) % tiles.length; render(); focusCursor(); break;
+      case "enter":
+        if (ev.target.closest && ev.target.closest("#actions")) return;   // the focused button
+        pickOrThrow(tiles); break;
+      case "w": press("win"); break;
+      case "p": press("pong"); break;
+      case "c": press("chow"); break;
+      case "k": press("kong"); break;
+      case "s": press("pass"); break;
+      case "h": toggleHints(); break;
+      default: return;
+    }
+    ev.preventDefault();
+  });
+  $("mute").addEventListener("click", () => setMute(!S.muted));
+
+  // ------------------------------------------------------------------ start
+  setMute(S.muted);
+  const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,40})\/?$/);
+  if (m) tablePage(m[1]); else lobby();
+  window.sgmj = S;   // for browser tests: the page's state, read-only by convention
+})();
