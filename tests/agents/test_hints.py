@@ -28,8 +28,10 @@ def test_discard_hint_names_the_tile_the_shanten_and_what_remains() -> None:
 
 
 def test_discard_hint_says_when_ready_and_safe() -> None:
+    # The Cat gives the tai (without it, waiting on 1m/4m with the East pair as the eye
+    # would be a 0-tai hand that cannot win, and the Owl would not call that ready).
     v = view_of("123m456p789s11z23m9s", others={N: ["pong 111p", "chow 234s", "pong 888m"]},
-                discards={N: "9s"})
+                discards={N: "9s"}, bonus="1a")
     d = suggest_discard(v)
     assert d is not None and d.tile == Tile.S9
     assert "you are ready, waiting on 1m, 4m" in d.sentence
@@ -44,7 +46,8 @@ def test_waits_with_unseen_counts_and_their_tai() -> None:
 
 
 def test_a_ready_hand_with_no_tai_is_told_so() -> None:
-    w = current_waits(view_of("123m456p789s11z23m9s"))
+    # 13 tiles, already ready (after 9s, the Owl no longer throws itself into this hand).
+    w = current_waits(view_of("123m456p789s11z23m"))
     assert set(w.waits) == {Tile.M1, Tile.M4}
     assert "too few tai to win" in w.sentence
 

@@ -91,7 +91,24 @@ def test_rabbit_pongs_into_a_hand_worth_no_tai() -> None:
     assert choose(Rabbit(1), v) == Pong()
 
 
-@pytest.mark.parametrize("level", [Fox, Hedgehog, Owl])
+def test_hedgehog_counts_tiles_not_tai() -> None:
+    # Hedgehog makes no tai plan: the pong makes it ready and the wait (a lone 3s or 9s)
+    # still has three unseen copies, so the set "really helps" as far as it can count.
+    v = view_of(**ZERO_TAI_PONG)
+    assert choose(Hedgehog(1), v) == Pong()
+
+
+def test_hedgehog_declines_a_claim_whose_waits_are_nearly_gone() -> None:
+    # The same pong, but two 3s and two 9s lie on the table: whichever it keeps, only one
+    # copy of its wait is unseen, and Hedgehog, counting them, passes.
+    v = view_of(**{**ZERO_TAI_PONG, "discards": {E: "3s9s", W: "3s9s"}})
+    [opt] = claim_options(v, legal_actions(v))
+    assert opt.lowers
+    assert choose(Hedgehog(1), v) == Pass()
+    assert choose(Rabbit(1), v) == Pong()
+
+
+@pytest.mark.parametrize("level", [Fox, Owl])
 def test_tai_aware_levels_refuse_a_pong_into_a_zero_tai_hand(level: type) -> None:
     v = view_of(**ZERO_TAI_PONG)
     [opt] = claim_options(v, legal_actions(v))
@@ -118,6 +135,53 @@ def test_hedgehog_claims_a_chow_that_lowers_shanten_and_keeps_ping_hu() -> None:
     opts = [a for a in legal_actions(v) if isinstance(a, Chow)]
     assert opts
     assert isinstance(choose(Hedgehog(1), v), Chow)
+
+
+def test_rabbit_counts_nothing_hedgehog_counts_what_is_left() -> None:
+    # Every discard but 8s leaves the hand one away. Rabbit asks nothing more and throws
+    # the first of them in its rack, 1m, breaking its 1-3m shape; Hedgehog counts which
+    # helpful tiles are still unseen and throws the lone 5s, which keeps the most of them.
+    v = view_of("123m456p789s5s13m79p")
+    options = discard_options(situation(v))
+    assert options[0].tile == Tile.S5
+    first = min(o.tile for o in options if o.shanten == options[0].shanten)
+    assert first == Tile.M1 and first != options[0].tile
+    assert choose(Rabbit(1), v) == Discard(Tile.M1)
+    assert choose(Hedgehog(1), v) == Discard(Tile.S5)
+
+
+def test_hedgehog_keeps_its_hand_closed_while_far_from_ready() -> None:
+    # The chow of 3m lowers shanten from 3 to 2: closer, so Rabbit takes it; but two away
+    # is not "really helps" for Hedgehog, which opens up only to get one away or ready.
+    v = view_of("24m57p13s68s11z3z5z9p", turn=E, window="3m")
+    [opt] = claim_options(v, legal_actions(v))
+    assert (opt.before, opt.after) == (3, 2)
+    assert isinstance(choose(Rabbit(1), v), Chow)
+    assert choose(Hedgehog(1), v) == Pass()
+
+
+def test_fox_will_not_get_ready_on_waits_worth_no_tai() -> None:
+    # Throwing 9s makes the hand ready on 1m/4m, but with the East pair as the eye (no
+    # ping hu), no bonus tile and no valued set, every such win is worth 0 tai. Hedgehog,
+    # which never asks about tai, takes the fast discard; Fox and Owl score the waits.
+    v = view_of("123m456p789s11z23m9s")
+    assert choose(Hedgehog(1), v) == Discard(Tile.S9)
+    fox = Fox(1)
+    fox.slip = 0.0
+    assert choose(fox, v) != Discard(Tile.S9)
+    assert choose(Owl(1), v) != Discard(Tile.S9)
+
+
+def test_fox_slips_now_and_then() -> None:
+    v = view_of("123m456p789s1122z5z")  # the lone White is the one tile to throw
+    calm = Fox(7)
+    calm.slip = 0.0
+    best = calm.act(v, legal_actions(v))
+    fox = Fox(7)
+    picks = [fox.act(v, legal_actions(v)) for _ in range(200)]
+    wrong = sum(p != best for p in picks)
+    assert 3 <= wrong <= 30   # about 8% slips, two in three of them off the best tile
+    assert all(p == best for p in (Owl(7).act(v, legal_actions(v)) for _ in range(20)))
 
 
 def test_owl_avoids_the_third_dragon_that_others_throw() -> None:

@@ -6,20 +6,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..analysis.decompose import is_complete
 from ..analysis.shanten import shanten
 from ..game.actions import Action, Chow, Discard, Kong, Pass, Pong, Win
 from ..game.prng import Xoshiro256
 from ..game.state import Phase
 from ..game.view import PlayerView
+from ..hand import Hand
 from ..melds import Meld, MeldKind
 from ..rules.model import Ruleset
+from ..scoring import WinContext, score_hand
 from ..scoring.bao import exposed_tai as _exposed_tai
 from ..tiles import DRAGONS, WINDS, Seat, Tile
 
 __all__ = [
     "BaoDanger", "ClaimOption", "DiscardOption", "LevelAgent", "Situation", "TaiPlan",
-    "TaiSource", "bao_dangers", "claim_options", "danger", "discard_options", "lookahead",
-    "ready_looking", "safe_default", "situation", "tai_plan", "useful_kinds", "view_plan",
+    "TaiSource", "WaitValue", "bao_dangers", "claim_live", "claim_options", "danger",
+    "discard_options", "keep_score", "lookahead", "ready_looking", "ready_waits",
+    "safe_default", "situation", "tai_plan", "useful_kinds", "view_plan",
 ]
 
 
@@ -108,6 +112,18 @@ def discard_options(sit: Situation, tiles: Sequence[Tile] | None = None) -> list
     return out
 
 
+def keep_score(counts: Sequence[int], tile: Tile) -> float:
+    """How much a tile that does not change the shanten is still worth keeping, for the
+    shapes it may grow into: a lone honour least, then terminals, then middle tiles, plus
+    one for every tile of the hand within two of it in its suit."""
+    if tile >= 27:
+        return 0.5 * (counts[tile] - 1)
+    n = tile % 9
+    base = tile - n
+    near = sum(counts[base + k] for k in range(max(0, n - 2), min(8, n + 2) + 1) if k != n)
+    return 1.0 + 0.5 * min(n, 8 - n) + near + (counts[tile] - 1)
+
+
 def lookahead(after: tuple[int, ...], melds: int, unseen: Sequence[int]) -> float:
     """Expected standing of a 13-tile hand two draws ahead, lower is better.
 
@@ -192,6 +208,14 @@ def claim_options(view: PlayerView, legal: Sequence[Action], sit: Situation | No
             after = min(useful_kinds(_minus(c, d), len(melds))[0] for d in range(34) if c[d])
         out.append(ClaimOption(a, before, after, tuple(c), melds))
     return out
+
+
+def claim_live(opt: ClaimOption, sit: Situation) -> int:
+    """Unseen copies of the tiles the hand needs after a claim (and its best discard)."""
+    if not sum(opt.counts):
+        return 0
+    after = Situation(opt.counts, opt.melds, sit.visible, sit.unseen)
+    return discard_options(after)[0].live
 
 
 def _minus(c: Sequence[int], d: int) -> tuple[int, ...]:
@@ -339,6 +363,74 @@ def view_plan(view: PlayerView, counts: Sequence[int] | None = None,
         counts = sit.counts if counts is None else counts
         melds = sit.melds if melds is None else melds
     return tai_plan(counts, melds, view.me.bonus, view.seat, view.round_wind, view.rules)
+
+
+# ---------------------------------------------------------------- what a ready hand is worth
+
+@dataclass(frozen=True, slots=True)
+class WaitValue:
+    """The waits of a ready hand: unseen copies of the tiles it can win on (with the
+    preset's minimum tai), of those that complete it but score too little, and the average
+    tai of a win on a discard (weighted by unseen copies)."""
+
+    winning: int
+    dead: int
+    tai: float
+    dead_kinds: tuple[Tile, ...] = ()
+
+
+_WAITS: dict[tuple[object, ...], tuple[Ruleset, tuple[tuple[int, int], ...]]] = {}
+
+
+def _wait_tai(counts: tuple[int, ...], melds: tuple[Meld, ...], bonus: tuple[Tile, ...],
+              seat: Seat, round_wind: Seat, rules: Ruleset) -> tuple[tuple[int, int], ...]:
+    """(kind, tai or -1 when the completed hand cannot win) for each completing kind."""
+    key = (id(rules), counts, melds, bonus, seat, round_wind)
+    hit = _WAITS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    out = []
+    c = list(counts)
+    shown = [0] * 34
+    for m in melds:
+        for t in m.tiles:
+            shown[t] += 1
+    for t in range(34):
+        if c[t] + shown[t] >= 4:
+            continue   # no fifth copy to wait on
+        c[t] += 1
+        if is_complete(c, melds):
+            concealed = tuple(Tile(k) for k in range(34) for _ in range(c[k]))
+            ctx = WinContext(seat=seat, win_tile=Tile(t), self_drawn=False,
+                             round_wind=round_wind, discarder=seat.next)
+            res = score_hand(Hand(concealed, melds, bonus), ctx, rules)
+            out.append((t, res.tai if res.winning else -1))
+        c[t] -= 1
+    if len(_WAITS) > 65536:
+        _WAITS.clear()
+    value = tuple(out)
+    _WAITS[key] = (rules, value)
+    return value
+
+
+def ready_waits(view: PlayerView, counts: Sequence[int], melds: Sequence[Meld],
+                unseen: Sequence[int]) -> WaitValue:
+    """What the ready 13-tile hand ``counts`` + ``melds`` of ``view``'s seat waits on:
+    scored exactly by the preset, so a wait that would make a 0-tai hand counts as dead."""
+    waits = _wait_tai(tuple(counts), tuple(melds), tuple(view.me.bonus), view.seat,
+                      view.round_wind, view.rules)
+    winning = dead = 0
+    tai = 0.0
+    dead_kinds = []
+    for t, v in waits:
+        n = unseen[t]
+        if v < 0:
+            dead += n
+            dead_kinds.append(Tile(t))
+        else:
+            winning += n
+            tai += n * v
+    return WaitValue(winning, dead, tai / winning if winning else 0.0, tuple(dead_kinds))
 
 
 # ---------------------------------------------------------------- safety and Bao

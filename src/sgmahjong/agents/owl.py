@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..game.view import PlayerView
 from ..tiles import Tile
 from .evaluation import (
@@ -10,20 +12,24 @@ from .evaluation import (
     bao_dangers,
     danger,
     discard_options,
+    keep_score,
     lookahead,
     ready_looking,
+    ready_waits,
     view_plan,
 )
-from .fox import Fox, plan_value
+from .fox import DEAD_READY, KEEP, SECURED, Fox, plan_value
 
-LOOKAHEAD = 5        # candidate discards valued two draws ahead
+LOOKAHEAD = 8        # candidate discards valued two draws ahead
 BAO_PENALTY = 40.0   # a discard that could make the Owl pay for the whole table
 
 
 class Owl(Fox):
     """Fox's tai planning without the slips, plus: every discard valued by the expected
-    shanten two draws ahead (draws weighted by unseen copies); genbutsu and worn tiles
-    preferred near a ready-looking player; Bao-dangerous tiles avoided."""
+    shanten two draws ahead (draws weighted by unseen copies; once ready, waits worth too
+    few tai to win count as no help, so the lookahead sees tai as well as shanten);
+    genbutsu and worn tiles preferred near a ready-looking player, most of all when its
+    own hand is far; Bao-dangerous tiles avoided."""
 
     name = "owl"
     slip = 0.0
@@ -34,18 +40,27 @@ class Owl(Fox):
         options = discard_options(sit, tiles)
         threats = ready_looking(view)
         top = min(o.shanten for o in options)
-        weight = 0.0
-        if threats:
-            weight = self.weights[min(max(top, 0), 2)]
+        weight = self.weights[min(max(top, 0), 2)] if threats else 0.0
         total = sit.total_unseen
 
         def score(o: DiscardOption, deep: bool) -> float:
-            if deep:
-                speed = lookahead(o.after, sit.n_melds, sit.unseen)
+            unseen: Sequence[int] = sit.unseen
+            live = o.live
+            if o.shanten == 0:
+                # A ready hand is scored exactly: waits too cheap to win are no help.
+                w = ready_waits(view, o.after, sit.melds, sit.unseen)
+                tai = SECURED * min(w.tai, 5) if w.winning else -DEAD_READY
+                if w.dead_kinds:
+                    unseen = [0 if k in w.dead_kinds else n for k, n in enumerate(sit.unseen)]
+                    live = w.winning
             else:
-                speed = o.shanten - o.live / total + 0.3
-            v = -10.0 * speed + plan_value(view_plan(view, o.after, sit.melds),
-                                           self.unreachable, self.potential)
+                tai = plan_value(view_plan(view, o.after, sit.melds), self.unreachable,
+                                 self.potential)
+            if deep:
+                speed = lookahead(o.after, sit.n_melds, unseen)
+            else:
+                speed = o.shanten - live / total + 0.3
+            v = -10.0 * speed + tai - KEEP * keep_score(sit.counts, o.tile)
             if weight:
                 v -= weight * danger(view, o.tile, threats, sit)
             if bao_dangers(view, o.tile):

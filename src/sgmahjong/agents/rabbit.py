@@ -11,15 +11,16 @@ from .evaluation import LevelAgent, Situation, claim_options, discard_options, s
 
 
 class Rabbit(LevelAgent):
-    """Fast and greedy: discards by shanten and the copies of useful tiles it does not
-    hold (it counts nothing on the table), claims every set that lowers shanten and never
-    asks where the tai will come from."""
+    """Fast and greedy: it only asks whether a discard keeps it as close to ready as it
+    can be, and between such discards throws the first in its rack (it counts no tiles at
+    all, neither its own nor the table's); it claims every set that lowers shanten and
+    never asks where the tai will come from."""
 
     name = "rabbit"
 
     def discard(self, view: PlayerView, tiles: list[Tile], sit: Situation) -> Tile:
         options = discard_options(sit, tiles)
-        return min(options, key=lambda o: (o.shanten, -o.raw, o.tile)).tile
+        return min(options, key=lambda o: (o.shanten, o.tile)).tile
 
     def claim(self, view: PlayerView, claims: Sequence[Action]) -> Action:
         options = [o for o in claim_options(view, claims, situation(view)) if o.lowers]
