@@ -15,7 +15,7 @@ from ..tiles import Seat
 EPILOG = """\
 examples:
   sgmahjong score "123m456p789s777z1m" --win 1m --discarder N --seat S
-  sgmahjong score "11m234p567s" --meld "pong 777z" --bonus 1a --win 1m --self-drawn
+  sgmahjong score "1m234p567s789s" --meld "pong 777z" --bonus 1a --win 1m --self-drawn
   echo '{"concealed": "123m456p789s777z1m", "win_tile": "1m", "seat": "S",
          "discarder": "N"}' | sgmahjong score --json
 
@@ -90,7 +90,9 @@ def _print(scored: ScoredWin) -> None:
     console = Console(highlight=False)
     r, ctx, hand = scored.result, scored.ctx, scored.hand
     how = "self-drawn" if ctx.self_drawn else f"on {ctx.discarder.letter}'s discard"  # type: ignore[union-attr]
-    console.print(f"[bold]{hand.text}[/bold]  (winning tile {ctx.win_tile.text}, {how})")
+    shown = hand if ctx.win_tile.is_bonus else hand.without_tile(ctx.win_tile)
+    console.print(f"[bold]{shown.text}[/bold] + [bold]{ctx.win_tile.text}[/bold] "
+                  f"({ctx.win_tile.english}, {how})")
     console.print(f"Seat {ctx.seat.letter}, round {ctx.round_wind.letter}, "
                   f"rules: {scored.rules.name}")
     if r.items:

@@ -101,8 +101,8 @@ def parse_request(request: Mapping[str, Any]) -> tuple[Hand, WinContext]:
         if playable != 13:
             raise RequestError(
                 f"with the eighth bonus tile {win.text} as the winning tile the hand holds 13 "
-                f"playable tiles; 'concealed' has {len(concealed)} tiles and {len(melds)} "
-                f"declared sets, {playable} in all (each kong counts three)"
+                f"playable tiles; 'concealed' has {len(concealed)} tiles and "
+                f"{_sets(len(melds))}, {playable} in all (each kong counts three)"
             )
         hand = Hand(tuple(concealed), tuple(melds), (*bonus, win))
     else:
@@ -110,7 +110,7 @@ def parse_request(request: Mapping[str, Any]) -> tuple[Hand, WinContext]:
             want = 13 - 3 * len(melds)
             raise RequestError(
                 f"'concealed' must hold {want} tiles (without the winning tile) beside "
-                f"{len(melds)} declared sets, but it holds {len(concealed)}"
+                f"{_sets(len(melds))}, but it holds {len(concealed)}"
             )
         hand = Hand((*concealed, win), tuple(melds), tuple(bonus))
     try:
@@ -197,6 +197,10 @@ def answer(scored: ScoredWin) -> dict[str, Any]:
     if not r.winning:
         out["reason"] = r.reason
     return out
+
+
+def _sets(n: int) -> str:
+    return f"{n} declared set" + ("" if n == 1 else "s")
 
 
 def _tiles(request: Mapping[str, Any], key: str, default: str | None = None) -> list[Tile]:
