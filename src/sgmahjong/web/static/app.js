@@ -337,7 +337,7 @@
       el("div", {}, `${WINDS[v.round_wind]} round · ${S.table.hand_label}`),
       el("div", { "data-testid": "wall-count" }, `Wall: ${v.live_remaining} tiles to draw`),
       el("div", {}, v.phase === "ended" ? "Hand over" : `${nameAt(v.turn)} to play`),
-      offer);
+      ...(offer ? [offer] : []));
     // the hand
     const hand = $("hand");
     if (S.role !== "player") { hand.replaceChildren(el("p", { class: "small" }, "Watching: only public tiles are shown.")); $("actions").replaceChildren(); return; }
