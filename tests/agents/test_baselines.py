@@ -68,3 +68,32 @@ def test_greedy_discards_the_tile_furthest_from_a_set(concealed: str, thrown: st
 def test_greedy_passes_a_pong_of_an_unvalued_tile() -> None:
     v = dataclasses.replace(east_view("11m456p789s55p123s"), window_tile=Tile.M1)
     assert make_agent("greedy").act(v, [Pong(), Pass()]) == Pass()
+
+
+def test_greedy_discard_matches_keep_value_min() -> None:
+    """The one-pass discard choice is min(keep_value, ties to the highest tile) over the
+    legal discards, and returns the legal list's own Discard object."""
+    from sgmahjong.agents.baseline import GreedyAgent, keep_value
+    from sgmahjong.game import Game
+    from sgmahjong.game.actions import Discard
+
+    agent = GreedyAgent()
+    checked = 0
+    for seed in range(8):
+        g = Game.new("standard", seed=seed)
+        while not g.ended:
+            for seat in sorted(g.waiting_for()):
+                v, legal = g.view(seat), g.legal_actions(seat)
+                choice = agent.act(v, legal)
+                discards = [a.tile for a in legal if isinstance(a, Discard)]
+                if isinstance(choice, Discard):
+                    counts = [0] * 34
+                    for t in v.concealed:
+                        if t < 34:
+                            counts[t] += 1
+                    want = min(discards, key=lambda t: (keep_value(v, counts, t), -t))
+                    assert choice.tile == want
+                    assert any(choice is a for a in legal)
+                    checked += 1
+                g.submit(seat, choice)
+    assert checked > 100

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from ..game.actions import Action, Discard, Kong, Pass, Pong, Win
 from ..game.prng import Xoshiro256
 from ..game.view import PlayerView
-from ..tiles import Tile
 
 
 class RandomAgent:
@@ -51,6 +50,16 @@ def keep_value(view: PlayerView, counts: Sequence[int], tile: int) -> int:
     return value + (3 if 2 <= num <= 6 else 2 if num in (1, 7) else 1)
 
 
+# keep_value's per-kind constants, read once: the neighbours two below, one below, one above
+# and two above (``_NONE``, always counted 0, where the suit ends) and the rank bonus.
+_NONE = 46
+_NEAR = tuple(
+    (t - 2 if t % 9 >= 2 else _NONE, t - 1 if t % 9 >= 1 else _NONE,
+     t + 1 if t % 9 <= 7 else _NONE, t + 2 if t % 9 <= 6 else _NONE,
+     3 if 2 <= t % 9 <= 6 else 2 if t % 9 in (1, 7) else 1)
+    for t in range(27))
+
+
 class GreedyAgent:
     """Wins whenever it can; otherwise declares kongs, pongs valued honours, passes other
     claims and discards the tile with the lowest :func:`keep_value`."""
@@ -59,24 +68,59 @@ class GreedyAgent:
         self.seed = seed
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        discards: list[Tile] = []
+        first_discard = -1
         fallback: Action | None = None
-        for a in legal:
+        for i, a in enumerate(legal):
             if isinstance(a, Win):
                 return a
             if isinstance(a, Discard):
-                discards.append(a.tile)
+                if first_discard < 0:
+                    first_discard = i
             elif fallback is None and self._wants(view, a):
                 fallback = a
         if fallback is not None:
             return fallback
-        if discards:
-            counts = [0] * 34
-            for t in view.concealed:
-                if t < 34:
-                    counts[t] += 1
-            return Discard(min(discards, key=lambda t: (keep_value(view, counts, t), -t)))
+        if first_discard >= 0:
+            return self._discard(view, legal, first_discard)
         return next((a for a in legal if isinstance(a, Pass)), legal[0])
+
+    @staticmethod
+    def _discard(view: PlayerView, legal: Sequence[Action], start: int) -> Action:
+        """The legal Discard of lowest :func:`keep_value` (ties: the highest tile), as
+        ``min(..., key=lambda t: (keep_value(view, counts, t), -t))`` over the discards, in
+        one pass over the legal list (the action returned is the list's own object)."""
+        counts = [0] * 47
+        for t in view.concealed:
+            counts[t] += 1
+        seen = view.seen
+        own, rnd = 27 + view.seat, 27 + view.round_wind
+        best: Action | None = None
+        best_v = best_t = 0
+        for a in legal[start:]:
+            if not isinstance(a, Discard):
+                continue
+            t = a.tile
+            n = counts[t]
+            v = 10 * (n - 1)
+            if t >= 27:
+                if n > 1:
+                    v *= 2
+                else:
+                    s = seen[t]
+                    v += (2 if t >= 31 or t in (own, rnd) else 0) - (s if s < 2 else 2)
+            else:
+                m2, m1, p1, p2, rank = _NEAR[t]
+                m2 = counts[m2] > 0
+                m1 = counts[m1] > 0
+                p1 = counts[p1] > 0
+                p2 = counts[p2] > 0
+                v += 4 * (m1 + p1) + 2 * (m2 + p2) + rank
+                if (m2 and m1) or (m1 and p1) or (p1 and p2):
+                    v += 8
+            if best is None or v < best_v or (v == best_v and t > best_t):
+                best, best_v, best_t = a, v, t
+        assert best is not None
+        return best
 
     @staticmethod
     def _wants(view: PlayerView, a: Action) -> bool:

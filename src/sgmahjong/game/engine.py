@@ -114,7 +114,7 @@ class Game:
 
     def waiting_for(self) -> set[Seat]:
         """Pending seats that have not yet submitted."""
-        return set(self._pending()) - set(self._choices)
+        return self._pending().keys() - self._choices.keys()
 
     def legal_actions(self, seat: Seat) -> list[Action]:
         """What ``seat`` may submit now (empty when it has nothing to decide)."""
@@ -130,9 +130,15 @@ class Game:
         if seat in self._choices:
             raise IllegalAction(f"{seat.name.title()} has already answered "
                                 f"({self._choices[seat]!r})")
-        if action not in dec.get(seat, ()):
-            reason = why_illegal(view(self.state, seat), action)
-            raise IllegalAction(reason or f"{action!r} is not legal for {seat.name.title()} now")
+        legal = dec.get(seat, ())
+        for a in legal:  # an action taken from the legal list: found by identity, no __eq__
+            if a is action:
+                break
+        else:
+            if action not in legal:
+                reason = why_illegal(view(self.state, seat), action)
+                raise IllegalAction(
+                    reason or f"{action!r} is not legal for {seat.name.title()} now")
         self._choices[seat] = action
         return self.advance()
 
@@ -159,7 +165,8 @@ class Game:
                 events, dec = step(self.state)
             if not events:
                 self._decisions = dec
-                if not dec or set(self._choices) < set(dec):
+                # submit() stores only pending seats' answers: the choices are a subset
+                if not dec or len(self._choices) < len(dec):
                     break
                 events = resolve(self.state, dec, self._choices)
                 self._choices = {}

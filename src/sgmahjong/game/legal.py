@@ -47,7 +47,10 @@ def legal_actions(v: PlayerView) -> list[Action]:
 
 def must_act(actions: list[Action]) -> bool:
     """A seat must answer when it has any choice besides passing."""
-    return any(not isinstance(a, Pass) for a in actions)
+    for a in actions:  # noqa: SIM110 (a plain loop: no generator on every decision)
+        if not isinstance(a, Pass):
+            return True
+    return False
 
 
 def _no_discard(v: PlayerView) -> bool:

@@ -162,7 +162,8 @@ class Match:
         while not self.state.ended:
             game = self.start_hand()
             while not game.ended:
-                for seat in sorted(game.waiting_for()):
+                waiting = game.waiting_for()
+                for seat in (sorted(waiting) if len(waiting) > 1 else waiting):
                     agent = per_player[self.state.player_at(seat)]
                     game.submit(seat, agent(game.view(seat), game.legal_actions(seat)))
             self.finish_hand()
