@@ -45,6 +45,13 @@ def agent_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def player_names() -> list[str]:
+    """The players to offer: the five levels weakest first, then the other registered names."""
+    from .levels import LEVELS
+
+    return [*LEVELS, *(n for n in agent_names() if n not in LEVELS)]
+
+
 def make_agent(name: str, seed: int = 0) -> Agent:
     """A new player by registry name; ``seed`` makes any randomness it uses reproducible."""
     factory = _REGISTRY.get(name)
@@ -62,4 +69,4 @@ for _name, _factory in LEVELS.items():
     register_agent(_name, _factory)
 
 __all__ = ["Agent", "AgentFactory", "GreedyAgent", "RandomAgent", "UnknownAgent",
-           "agent_names", "make_agent", "register_agent"]
+           "agent_names", "make_agent", "player_names", "register_agent"]

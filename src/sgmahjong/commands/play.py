@@ -50,11 +50,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def config_from_args(args: argparse.Namespace) -> PlayConfig:
     """The table's PlayConfig from the options; a bad option raises PlayOptionError."""
     from ..rules.loading import load_rules
-    from ..tui.session import PlayConfig, fallback_opponents, make_opponent
+    from ..tui.session import DEFAULT_OPPONENTS, PlayConfig, make_opponent
 
     load_rules(args.rules)  # a bad preset or rule file: its own clear error
     if args.opponents is None:
-        opponents = fallback_opponents()
+        opponents = DEFAULT_OPPONENTS
     else:
         names = [n.strip().lower() for n in args.opponents.split(",") if n.strip()]
         if len(names) != 3:

@@ -22,7 +22,6 @@ from ..rules.model import Ruleset
 from ..store.progress import data_dir
 from ..tiles import Seat, Tile
 
-LEVEL_NAMES = ("snail", "rabbit", "hedgehog", "fox", "owl")
 DEFAULT_OPPONENTS = ("hedgehog", "fox", "owl")
 QUICK_HANDS = 4
 """Hands in a quick game when the preset does not define one."""
@@ -35,38 +34,19 @@ class SetupError(SgmahjongError):
 
 
 def opponent_names() -> list[str]:
-    """The opponents one can pick: the five levels where they exist, then the registry."""
-    names: list[str] = []
-    try:
-        from ..agents.levels import LEVELS
-        names.extend(n for n in LEVEL_NAMES if n in LEVELS)
-    except ImportError:  # the levels are optional; the registry always has its baselines
-        pass
-    from ..agents import agent_names
-    names.extend(n for n in agent_names() if n not in names)
-    return names
+    """The opponents one can pick: the five levels weakest first, then the baselines."""
+    from ..agents import player_names
 
-
-def fallback_opponents() -> tuple[str, str, str]:
-    """The default three opponents: Hedgehog, Fox, Owl, or the registry's names."""
-    known = opponent_names()
-    if all(n in known for n in DEFAULT_OPPONENTS):
-        return DEFAULT_OPPONENTS
-    base = [n for n in known if n != "random"] or known
-    return (base[0], base[-1], base[-1]) if len(base) < 3 else (base[0], base[1], base[2])
+    return player_names()
 
 
 def make_opponent(name: str, seed: int) -> AgentFn:
-    """An AI player by name: the registry first, then the level table."""
+    """An AI player by registry name."""
     from ..agents import UnknownAgent, make_agent
+
     try:
         return make_agent(name, seed).act
     except UnknownAgent:
-        pass
-    try:
-        from ..agents.levels import make_level
-        return make_level(name, seed).act
-    except (ImportError, ValueError):
         raise SetupError(f"unknown opponent {name!r}; choose from "
                          f"{', '.join(opponent_names())}") from None
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..agents import Agent, UnknownAgent, agent_names, make_agent
+from ..agents import Agent, UnknownAgent, make_agent, player_names
 from ..agents.evaluation import safe_default
 from ..bot.wire import hello, view_json
 from ..errors import SgmahjongError
@@ -42,8 +42,6 @@ from .security import token_matches
 
 log = logging.getLogger("sgmahjong.web")
 
-LEVEL_ORDER = ("snail", "rabbit", "hedgehog", "fox", "owl")
-
 
 class TableError(SgmahjongError):
     """A request the table refuses; ``code`` names why (``full``, ``started``, ...)."""
@@ -54,27 +52,15 @@ class TableError(SgmahjongError):
 
 
 def level_names() -> list[str]:
-    """The AI players one can pick: the five levels where they exist, then the registry."""
-    names: list[str] = []
-    try:
-        from ..agents.levels import LEVELS
-        names.extend(n for n in LEVEL_ORDER if n in LEVELS)
-    except ImportError:  # the levels are optional; the registry always has its baselines
-        pass
-    names.extend(n for n in agent_names() if n not in names)
-    return names
+    """The AI players one can pick: the five levels weakest first, then the baselines."""
+    return player_names()
 
 
 def make_ai(name: str, seed: int) -> Agent:
-    """An AI player by name: the registry first, then the levels."""
+    """An AI player by registry name."""
     try:
         return make_agent(name, seed)
     except UnknownAgent:
-        pass
-    try:
-        from ..agents.levels import make_level
-        return make_level(name, seed)
-    except (ImportError, ValueError):
         raise TableError("bad-level", f"unknown AI level {name!r}; choose from "
                                       f"{', '.join(level_names())}") from None
 
