@@ -127,6 +127,28 @@ async def test_skip_key(table_app: Callable[..., PlayApp]) -> None:
         assert view.turn == Seat.EAST and view.last_drawn is not None
 
 
+async def test_claim_offer_waits_without_a_timer(table_app: Callable[..., PlayApp]) -> None:
+    app = table_app(PAIR_OF_9S)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await throw_drawn(pilot)
+        await pilot.pause(0.5)
+        assert Pong() in app.session.human_legal()  # still offered: no timer by default
+
+
+async def test_claim_timer_skips_an_unanswered_offer(
+        table_app: Callable[..., PlayApp]) -> None:
+    app = table_app(PAIR_OF_9S, claim_timer=0.2)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await throw_drawn(pilot)
+        assert Pong() in app.session.human_legal()
+        await pilot.pause(0.6)
+        assert claimed(app) == []
+        view = app.session.view()
+        assert view.turn == Seat.EAST and view.last_drawn is not None
+
+
 async def test_chow_key_asks_which_chow(table_app: Callable[..., PlayApp]) -> None:
     app = table_app(CHOWS)
     async with app.run_test(size=SIZE) as pilot:

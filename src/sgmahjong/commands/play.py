@@ -44,6 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--no-hints", action="store_true", help="start with the hints hidden")
     p.add_argument("--delay", type=float, default=0.35, metavar="SECONDS",
                    help="pause after each opponent's move (default 0.35)")
+    p.add_argument("--claim-timer", type=float, default=0.0, metavar="SECONDS",
+                   help="skip a claim offer left unanswered this long (default: no timer)")
     p.set_defaults(func=run)
 
 
@@ -67,8 +69,11 @@ def config_from_args(args: argparse.Namespace) -> PlayConfig:
         raise PlayOptionError("--seed must be 0 or more")
     if args.delay < 0:
         raise PlayOptionError("--delay must be 0 or more")
+    if args.claim_timer < 0:
+        raise PlayOptionError("--claim-timer must be 0 (no timer) or more")
     return PlayConfig(rules=args.rules, quick=args.quick, opponents=opponents, seed=args.seed,
-                      hints=not args.no_hints, ai_delay=args.delay)
+                      hints=not args.no_hints, ai_delay=args.delay,
+                      claim_timer=args.claim_timer)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -36,7 +36,8 @@ KEYS_TEXT = """\
   Q          leave the table (back to the setup)
 
 The mouse works too: click a tile to pick it, click it again to throw.
-Claim buttons appear only when the claim is possible. There is no timer.
+Claim buttons appear only when the claim is possible. There is no timer unless you
+started with --claim-timer SECONDS.
 
 [dim]Press any key to go back to the table.[/]"""
 

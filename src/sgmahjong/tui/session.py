@@ -80,6 +80,7 @@ class PlayConfig:
     hints: bool = True
     table: str | None = None
     ai_delay: float = 0.35
+    claim_timer: float = 0.0  # seconds before an unanswered claim offer is skipped; 0: never
     walls: Sequence[str | Sequence[Tile]] = ()
     record_dir: Path | None = None
     player_name: str = "you"

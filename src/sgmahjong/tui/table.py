@@ -181,12 +181,22 @@ class TableScreen(Screen[None]):
         self.refresh_table()
 
     def _enter_decision(self) -> None:
-        """Put the cursor on the drawn tile at the start of the human's turn."""
+        """Put the cursor on the drawn tile at the start of the human's turn; start the
+        claim timer, if the player set one, when a claim is offered."""
         legal = self.session.human_legal()
         if any(isinstance(a, Discard) for a in legal):
             self._layout_hand()
             if self.selected is None:
                 self.cursor = max(0, len(self.order) - 1)
+        elif Pass() in legal and self.session.config.claim_timer > 0:
+            offer = len(self.session.game.events)
+            self.set_timer(self.session.config.claim_timer, lambda: self._claim_timeout(offer))
+
+    def _claim_timeout(self, offer: int) -> None:
+        """Skip the claim offer made when the game had ``offer`` events, if still open."""
+        s = self.session
+        if s.in_hand and len(s.game.events) == offer and Pass() in s.human_legal():
+            self.act(Pass())
 
     def end_hand(self) -> None:
         s = self.session
