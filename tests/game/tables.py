@@ -70,6 +70,17 @@ def events_of(g: Game, kind: type) -> list:
     return [e for e in g.events if isinstance(e, kind)]
 
 
+def step_all(g: Game) -> None:
+    """Each waiting seat discards the tile it just drew, else takes its first Discard or Pass."""
+    for seat in sorted(g.waiting_for()):
+        legal = g.legal_actions(seat)
+        drawn = g.view(seat).last_drawn
+        if drawn is not None and Discard(drawn) in legal:
+            g.submit(seat, Discard(drawn))
+        else:
+            g.submit(seat, next(a for a in legal if isinstance(a, (Discard, Pass))))
+
+
 def run_to_end(g: Game) -> None:
     """Everyone passes claims and discards the tile just drawn (or the first legal discard)."""
     while not g.ended:
@@ -98,5 +109,6 @@ __all__ = [
     "events_of",
     "new_game",
     "run_to_end",
+    "step_all",
     "t",
 ]

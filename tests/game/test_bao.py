@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 
 from sgmahjong.game import BaoIncurred, Settled, Won
-from sgmahjong.game.actions import Discard, Pass, Pong, Win
+from sgmahjong.game.actions import Pong, Win
 from sgmahjong.tiles import ALL_TILES, Tile, copies_in_set, format_tiles, parse_tiles
 
-from .tables import E, N, S, W, answer, discard, events_of, new_game
+from .tables import E, N, S, W, answer, discard, events_of, new_game, step_all
 
 
 def baos(g) -> list[tuple]:
@@ -179,13 +179,7 @@ def test_a_fresh_tile_that_wins_near_the_end_of_the_wall(at, discarder, liable,
     g = new_game("standard", draws=_fresh_draws(at), **FRESH)
     while Win() not in g.legal_actions(N):
         assert not g.ended
-        for seat in sorted(g.waiting_for()):
-            legal = g.legal_actions(seat)
-            drawn = g.view(seat).last_drawn
-            if drawn is not None and Discard(drawn) in legal:
-                g.submit(seat, Discard(drawn))
-            else:
-                g.submit(seat, next(a for a in legal if isinstance(a, (Discard, Pass))))
+        step_all(g)
     assert g.state.turn == discarder and g.view(N).window_tile == Tile.S5
     answer(g, {N: Win()})
     (won,) = events_of(g, Won)

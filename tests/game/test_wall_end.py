@@ -11,7 +11,7 @@ from sgmahjong.game.wall import NUM_TILES, WallState
 from sgmahjong.rules import load_rules
 from sgmahjong.tiles import ALL_TILES, Tile, copies_in_set, format_tiles, parse_tiles
 
-from .tables import E, events_of, new_game, run_to_end
+from .tables import E, events_of, new_game, run_to_end, step_all
 
 # All twelve bonus tiles are dealt (flowers and animals to North, seasons to South), so the
 # deal takes 53 tiles from the front and 12 replacements from the back: 83 remain.
@@ -40,13 +40,7 @@ def _same_wall_game(rules: str = "standard"):
 def _play_to_final_tile(g) -> None:
     while not (g.view(E).draw_final and g.pending() == {E}):
         assert not g.ended
-        for seat in sorted(g.waiting_for()):
-            legal = g.legal_actions(seat)
-            drawn = g.view(seat).last_drawn
-            if drawn is not None and Discard(drawn) in legal:
-                g.submit(seat, Discard(drawn))
-            else:
-                g.submit(seat, next(a for a in legal if isinstance(a, (Discard, Pass))))
+        step_all(g)
 
 
 def test_same_wall_final_tile_may_win_but_not_be_discarded() -> None:
@@ -91,19 +85,9 @@ def test_dead_wall_last_live_tile_is_followed_by_a_discard() -> None:
     g = new_game("limit", east=EAST, south=SOUTH, north=NORTH, draws=_junk_draws(80, "9p"))
     while g.state.wall.live_remaining > 0:
         assert not g.ended
-        run_step(g)
+        step_all(g)
     assert g.view(E).draw_final
     assert any(isinstance(a, Discard) for a in g.legal_actions(E))
-
-
-def run_step(g) -> None:
-    for seat in sorted(g.waiting_for()):
-        legal = g.legal_actions(seat)
-        drawn = g.view(seat).last_drawn
-        if drawn is not None and Discard(drawn) in legal:
-            g.submit(seat, Discard(drawn))
-        else:
-            g.submit(seat, next(a for a in legal if isinstance(a, (Discard, Pass))))
 
 
 @pytest.mark.parametrize("mode, front, back, live, replacement", [
