@@ -115,6 +115,12 @@ async def test_pong_key(table_app: Callable[..., PlayApp]) -> None:
         assert any(isinstance(a, Discard) for a in app.session.human_legal())
 
 
+def offer_was_skipped(app: PlayApp) -> bool:
+    """Nothing was claimed and play came round to East again, with a drawn tile."""
+    view = app.session.view()
+    return claimed(app) == [] and view.turn == Seat.EAST and view.last_drawn is not None
+
+
 async def test_skip_key(table_app: Callable[..., PlayApp]) -> None:
     app = table_app(PAIR_OF_9S)
     async with app.run_test(size=SIZE) as pilot:
@@ -122,9 +128,7 @@ async def test_skip_key(table_app: Callable[..., PlayApp]) -> None:
         await throw_drawn(pilot)
         await pilot.press("s")
         await pilot.pause()
-        assert claimed(app) == []
-        view = app.session.view()
-        assert view.turn == Seat.EAST and view.last_drawn is not None
+        assert offer_was_skipped(app)
 
 
 async def test_claim_offer_waits_without_a_timer(table_app: Callable[..., PlayApp]) -> None:
@@ -144,9 +148,7 @@ async def test_claim_timer_skips_an_unanswered_offer(
         await throw_drawn(pilot)
         assert Pong() in app.session.human_legal()
         await pilot.pause(0.6)
-        assert claimed(app) == []
-        view = app.session.view()
-        assert view.turn == Seat.EAST and view.last_drawn is not None
+        assert offer_was_skipped(app)
 
 
 async def test_chow_key_asks_which_chow(table_app: Callable[..., PlayApp]) -> None:
