@@ -23,7 +23,9 @@ OPEN: list[Player] = []
 def fast_config(**kw: Any) -> WebConfig:
     base: dict[str, Any] = {"ai_delay": 0.0, "disconnect_grace": 60.0, "next_hand_delay": 0.0,
                             "allow_seed": True, "resume_on_startup": False,
-                            "rate": 1000.0, "burst": 1000.0}
+                            "rate": 1000.0, "burst": 1000.0,
+                            # no clocks unless a test asks: slow CI must not auto-play
+                            "claim_window": 0.0, "turn_limit": 0.0}
     base.update(kw)
     return WebConfig(**base)
 

@@ -34,6 +34,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="pause after each AI move (default 0.6)")
     p.add_argument("--disconnect-grace", type=float, default=30.0, metavar="SECONDS",
                    help="an absent player's turns go to the AI after this (default 30)")
+    p.add_argument("--claim-window", type=float, default=10.0, metavar="SECONDS",
+                   help="time a player has to answer a claim offer (pong, chow, kong, win) "
+                        "before the server passes for them (default 10; 0 turns it off)")
+    p.add_argument("--turn-limit", type=float, default=60.0, metavar="SECONDS",
+                   help="time a player has for their own turn before the AI plays that "
+                        "turn for them, seat kept (default 60; 0 turns it off)")
+    p.add_argument("--next-hand-delay", type=float, default=30.0, metavar="SECONDS",
+                   help="the longest wait between hands for players to press Next "
+                        "(default 30)")
+    p.add_argument("--allow-seed", action="store_true",
+                   help="let a table's creator fix the deal with a seed (for tests, "
+                        "demonstrations and benchmarks; off by default so nobody can "
+                        "replay a known wall against friends)")
     p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                    help="another websocket origin to accept, e.g. a proxy's "
                         "https://mahjong.example (repeatable)")
@@ -49,6 +62,9 @@ def run(args: argparse.Namespace) -> int:
     url = args.database_url or default_database_url()
     config = WebConfig(database_url=url, ai_delay=args.ai_delay,
                        disconnect_grace=args.disconnect_grace,
+                       claim_window=max(0.0, args.claim_window),
+                       turn_limit=max(0.0, args.turn_limit),
+                       next_hand_delay=args.next_hand_delay, allow_seed=args.allow_seed,
                        allowed_origins=tuple(args.allow_origin))
     store = TableStore(url)   # created on first run
     app = create_app(config, store)

@@ -19,8 +19,10 @@ from ..render.svg import sprite_sheet
 from ..rules.loading import PRESETS
 from ..store.db import TableStore
 from .config import WebConfig
+from .ladder import ladder_json
 from .lobby import Lobby, TableOptions, default_ai
 from .protocol import MAX_MESSAGE, PROTOCOL, ProtocolError, error, parse_client
+from .replay import replay_index, table_replay
 from .runtime import TableError, TableRuntime, level_names
 from .security import RateLimit, origin_allowed
 
@@ -28,7 +30,8 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline';
        "img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; "
        "base-uri 'none'; form-action 'self'")
 STATUS = {"full": 409, "started": 409, "not-creator": 403, "not-finished": 409,
-          "busy": 503, "no-seed": 403}
+          "busy": 503, "no-seed": 403, "mid-hand": 409, "finished": 409, "seat-taken": 409,
+          "solo": 409}
 
 
 class CreateBody(BaseModel):
@@ -39,10 +42,12 @@ class CreateBody(BaseModel):
                           min_length=3)
     hints: bool = True
     seed: int | None = None
+    ladder: str | None = Field(None, max_length=40)   # a practice-ladder rung id
 
 
 class JoinBody(BaseModel):
     name: str = Field("Player", max_length=100)
+    player: int | None = None    # which seat (1-3); the runtime refuses others with a reason
 
 
 class WSConn:
@@ -155,17 +160,22 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
     async def table_page(table_id: str) -> HTMLResponse:
         return HTMLResponse(page)
 
+    @app.get("/t/{table_id}/replay", response_class=HTMLResponse)
+    async def replay_page(table_id: str) -> HTMLResponse:
+        return HTMLResponse(page)
+
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
         return {"presets": list(PRESETS), "levels": level_names(), "default_ai": default_ai(),
                 "default_rules": "casual", "protocol": PROTOCOL, "max_message": MAX_MESSAGE,
-                "allow_seed": cfg.allow_seed}
+                "allow_seed": cfg.allow_seed, "ladder": ladder_json()}
 
     @app.post("/api/tables", status_code=201, response_model=None)
     async def create(body: CreateBody, request: Request) -> dict[str, Any] | JSONResponse:
         try:
             rt, token = await lobby.create(TableOptions(body.name, body.rules, body.quick,
-                                                        list(body.ai), body.hints, body.seed))
+                                                        list(body.ai), body.hints, body.seed,
+                                                        ladder=body.ladder))
         except TableError as exc:
             return refuse(exc)
         return {"table_id": rt.id, "player": 0, "token": token,
@@ -180,7 +190,7 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
     async def join(table_id: str, body: JoinBody) -> dict[str, Any] | JSONResponse:
         rt = await table_or_404(table_id)
         try:
-            player, token = await lobby.join(rt, body.name)
+            player, token = await lobby.join(rt, body.name, body.player)
         except TableError as exc:
             return refuse(exc)
         return {"table_id": rt.id, "player": player, "token": token, "table": rt.info()}
@@ -210,6 +220,21 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
         return PlainTextResponse(dumps_record(rec), media_type="application/jsonl",
                                  headers={"Content-Disposition": "attachment; filename="
                                           f"sgmahjong-{rt.id}.jsonl"})
+
+    @app.get("/api/tables/{table_id}/replay", response_model=None)
+    async def replay(table_id: str, hand: int | None = None) -> dict[str, Any] | JSONResponse:
+        rt = await table_or_404(table_id)
+        try:
+            rec = rt.record()   # refuses an unfinished table: the record shows the walls
+        except TableError as exc:
+            return refuse(exc)
+        hands = table_replay(rt.id, rec, rt.names)
+        if hand is None:
+            return replay_index(hands, rt.names, rec)
+        if not 0 <= hand < len(hands):
+            return refuse(TableError("bad-hand", f"hand {hand} is not in this match: "
+                                                 f"choose 0-{len(hands) - 1}"))
+        return hands[hand]
 
     @app.websocket("/ws/tables/{table_id}")
     async def socket(ws: WebSocket, table_id: str) -> None:

@@ -13,6 +13,8 @@ class WebConfig:
     ai_delay: float = 0.6                # pause after each AI move, so people can follow
     disconnect_grace: float = 30.0       # a disconnected player's turns go to the AI after
     next_hand_delay: float = 30.0        # the longest wait for "ready" between hands
+    claim_window: float = 10.0           # a human's claim offer is passed after (0: never)
+    turn_limit: float = 60.0             # the stand-in plays a human's turn after (0: never)
     rate: float = 10.0                   # client messages per second, per connection
     burst: float = 30.0                  # ... and at once
     max_refusals: int = 200              # rate-limited messages before the socket is closed

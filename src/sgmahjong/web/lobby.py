@@ -11,6 +11,7 @@ from ..rules.loading import PRESETS, load_rules
 from ..rules.model import Ruleset
 from ..store.db import StoredSeat, StoredTable, TableStore
 from .config import WebConfig
+from .ladder import bad_rung, find_rung
 from .runtime import TableError, TableRuntime, default_standin, level_names, make_ai
 from .security import clean_name, hash_token, new_table_id, new_token
 
@@ -28,6 +29,7 @@ class TableOptions:
     ai: list[str] = field(default_factory=lambda: list(default_ai()))
     hints: bool = True
     seed: int | None = None
+    ladder: str | None = None   # a practice-ladder rung id: fixes opponents and quick game
 
 
 def default_ai() -> tuple[str, str, str]:
@@ -56,6 +58,11 @@ class Lobby:
 
     async def create(self, opts: TableOptions) -> tuple[TableRuntime, str]:
         """A new table with the creator in seat 0; returns it and the creator's token."""
+        if opts.ladder is not None:
+            rung = find_rung(opts.ladder)
+            if rung is None:
+                raise TableError("bad-ladder", bad_rung(opts.ladder))
+            opts = dataclasses.replace(opts, ai=list(rung.opponents), quick=True)
         if opts.rules not in PRESETS:
             raise TableError("bad-rules", f"unknown rules {opts.rules!r}; choose from "
                                           f"{', '.join(PRESETS)}")
@@ -75,6 +82,8 @@ class Lobby:
         token = new_token()
         row = StoredTable(new_table_id(), "waiting", rules.to_dict(), opts.rules, opts.quick,
                           seed, opts.hints, {"ai": list(opts.ai), "standin": default_standin()})
+        if opts.ladder is not None:
+            row.options["ladder"] = opts.ladder
         seats = [StoredSeat(0, clean_name(opts.name, "Host"), "human", default_standin(),
                             hash_token(token))]
         self.store.create_table(row, seats)
@@ -93,10 +102,12 @@ class Lobby:
         if len(self.tables) >= self.config.max_tables:
             raise TableError("busy", "the server has too many tables open; try later")
 
-    async def join(self, rt: TableRuntime, name: str) -> tuple[int, str]:
+    async def join(self, rt: TableRuntime, name: str,
+                   player: int | None = None) -> tuple[int, str]:
+        """Seat a newcomer (see :meth:`TableRuntime.join`); returns the seat and its token."""
         token = new_token()
-        player = await rt.join(clean_name(name), hash_token(token))
-        return player, token
+        seat = await rt.join(clean_name(name), hash_token(token), player)
+        return seat, token
 
     async def get(self, table_id: str) -> TableRuntime | None:
         """The live table, loaded from the store (and resumed) if needed."""

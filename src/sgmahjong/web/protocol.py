@@ -117,10 +117,13 @@ def public_view_json(state: TableState) -> dict[str, Any]:
     return v
 
 
-def request_json(rid: int, n: int, v: PlayerView, legal: Sequence[Action]) -> dict[str, Any]:
-    """A decision for a human seat: the bot protocol's ``request`` (no deadline) and ``n``."""
+def request_json(rid: int, n: int, v: PlayerView, legal: Sequence[Action],
+                 deadline_ms: int = 0) -> dict[str, Any]:
+    """A decision for a human seat: the bot protocol's ``request`` and ``n``;
+    ``deadline_ms`` is the time left to answer (0: no limit)."""
     return {"type": "request", "id": rid, "n": n, "seat": int(v.seat),
-            "legal": [a.to_json() for a in legal], "deadline_ms": 0, "view": view_json(v)}
+            "legal": [a.to_json() for a in legal], "deadline_ms": deadline_ms,
+            "view": view_json(v)}
 
 
 def pattern_name(pid: str) -> str:

@@ -19,13 +19,14 @@ from ..agents import Agent, UnknownAgent, make_agent, player_names
 from ..agents.evaluation import safe_default
 from ..bot.wire import hello, view_json
 from ..errors import SgmahjongError
-from ..game import Action, Event, Game, HandStarted, IllegalAction, Match
+from ..game import Action, Discard, Event, Game, HandStarted, IllegalAction, Match, Pass
 from ..game.prng import derive_seed
 from ..record import Record, record_from_match
 from ..rules.loading import rules_from_dict
 from ..store.db import StoredSeat, StoredTable, TableStore
 from ..tiles import Seat
 from .config import WebConfig
+from .ladder import hand_ladder, match_ladder
 from .protocol import (
     PROTOCOL,
     ClientMessage,
@@ -101,6 +102,10 @@ class Slot:
     ready: bool = False
     agent: Agent | None = None
     request: tuple[int, int] | None = None   # (request id, event number) sent
+    # monotonic time the open decision was first sent: kept while the same decision is
+    # re-sent (a new event number, a reconnect), so neither restarts its clock
+    asked_at: float | None = None
+    newcomer: bool = False       # took over an AI seat and has not connected yet
 
     def stored(self) -> StoredSeat:
         return StoredSeat(self.player, self.name, self.kind, self.level, self.token_hash)
@@ -267,9 +272,39 @@ class TableRuntime:
             if slot.request is None or slot.request[1] != n:
                 self.next_rid += 1
                 slot.request = (self.next_rid, n)
-            return request_json(slot.request[0], n, v, g.legal_actions(seat))
-        slot.request = None
+            now = time.monotonic()
+            if slot.asked_at is None:
+                slot.asked_at = now
+            legal = g.legal_actions(seat)
+            limit, _claim = self._limit(legal)
+            left_ms = 0
+            if limit > 0:
+                # at least 1: a deadline that is due must not read as "no limit"
+                left_ms = max(1, round((slot.asked_at + limit - now) * 1000))
+            return request_json(slot.request[0], n, v, legal, left_ms)
+        self._forget_request(slot)
         return {"type": "view", "n": n, "view": view_json(v)}
+
+    def _limit(self, legal: Sequence[Action]) -> tuple[float, bool]:
+        """The time allowed for a decision (0: none), and whether it is a claim offer."""
+        claim = (any(isinstance(a, Pass) for a in legal)
+                 and not any(isinstance(a, Discard) for a in legal))
+        return (self.config.claim_window if claim else self.config.turn_limit), claim
+
+    @staticmethod
+    def _forget_request(slot: Slot) -> None:
+        slot.request = None
+        slot.asked_at = None
+
+    def _forget_answered(self) -> None:
+        """Drop the open request of every seat no longer deciding. A disconnected seat is
+        sent nothing, so its request would otherwise outlive a decision that was settled
+        without it (a claim resolved by a higher one) and lend its clock to the next."""
+        g = self.game
+        waiting = set() if g is None or g.ended else g.waiting_for()
+        for s in self.slots:
+            if self.seat_of(s.player) not in waiting:
+                self._forget_request(s)
 
     def _send_states(self) -> None:
         if self.spectators:
@@ -294,6 +329,7 @@ class TableRuntime:
         h = len(self.bankers) - 1
         self.events.extend(new)
         self.event_hand.extend([h] * len(new))
+        self._forget_answered()
         for conn in self._all_conns():
             seat = -1 if conn.player is None else int(self.seat_of(conn.player, h))
             for i, p in enumerate(payloads):
@@ -311,6 +347,7 @@ class TableRuntime:
             (self.spectators if slot is None else slot.conns).add(conn)
             if slot is not None:
                 slot.away_since = None
+                slot.newcomer = False
             conn.send({"type": "welcome", "protocol": PROTOCOL, "player": conn.player,
                        "role": "spectator" if slot is None else "player",
                        "token_ok": slot is not None, "table": self.info()})
@@ -327,7 +364,7 @@ class TableRuntime:
             if msg is not None:
                 conn.send(msg)
             if self.game is None and self.last_summary is not None:
-                conn.send({"type": "hand-end", "hand": self.last_summary})
+                conn.send(self._hand_end())
             if self.status == "finished":
                 conn.send(self._match_end())
             self.broadcast_table()
@@ -392,7 +429,7 @@ class TableRuntime:
             conn.send(error("illegal", str(exc)))
             return
         rid = slot.request[0] if slot.request else None
-        slot.request = None
+        self._forget_request(slot)
         for c in slot.conns:
             c.send({"type": "ack", "id": rid, "action": msg.action.to_json()})
         self._commit(new)
@@ -415,19 +452,54 @@ class TableRuntime:
 
     # ------------------------------------------------------------ lobby
 
-    async def join(self, name: str, token_hash: str) -> int:
-        """Seat a newcomer in the first open chair; returns the match player."""
+    async def join(self, name: str, token_hash: str, player: int | None = None) -> int:
+        """Seat a newcomer: in a free chair before the start, or in an AI's chair between
+        hands (from the next hand on). ``player`` (1-3) picks the chair, else the first one.
+        Returns the match player."""
         async with self.lock:
-            if self.status != "waiting":
-                raise TableError("started", "the game has started: watch it instead")
-            slot = next((s for s in self.slots if s.kind == "open"), None)
-            if slot is None:
-                raise TableError("full", "every seat is taken")
+            if player is not None and not 1 <= player <= 3:
+                raise TableError("bad-player", f"there is no seat {player} to take: choose "
+                                                "1, 2 or 3 (seat 0 is the creator's)")
+            if self.status == "finished":
+                raise TableError("finished", "the match is over: you can still watch it or "
+                                             "download its record")
+            if self.options.get("ladder"):
+                # the ladder's stars are the creator's; company would make them meaningless
+                raise TableError("solo", "a practice-ladder table is played alone: you can "
+                                         "watch it")
+            taking_over = self.status == "playing"
+            want = "ai" if taking_over else "open"
+            if player is None:
+                slot = next((s for s in self.slots if s.kind == want), None)
+                if slot is None:
+                    raise TableError("full", "no AI seat is left to take over: watch instead"
+                                     if taking_over else "every seat is taken")
+            else:
+                slot = self.slots[player]
+                if slot.kind != want:
+                    raise TableError("seat-taken", f"seat {player} ({slot.name}) is not "
+                                     + ("an AI seat" if taking_over else "free"))
+            g = self.game
+            if taking_over and g is not None and not g.ended:
+                raise TableError("mid-hand", "an AI seat can be taken between hands: try "
+                                             "again when this hand ends")
+            now = time.monotonic()
             slot.name, slot.kind, slot.token_hash = name, "human", token_hash
-            slot.away_since = time.monotonic()
+            slot.away_since = now
+            if taking_over:
+                slot.level = self.options.get("standin", default_standin())
+                slot.agent = None
+                slot.ready = False
+                slot.newcomer = True
+                self._forget_request(slot)
+                if self.bankers:   # between hands (not before the first deal)
+                    # the newcomer needs time to connect and read the last hand's summary
+                    self.next_hand_at = max(self.next_hand_at or now,
+                                            now + self.config.next_hand_delay)
             self.store.save_seat(self.id, slot.stored())
             self.broadcast_table()
-            return slot.player
+        self.kick()
+        return slot.player
 
     async def start(self, player: int) -> None:
         async with self.lock:
@@ -506,7 +578,7 @@ class TableRuntime:
                 return "stop", None
             if self.bankers and self.next_hand_at is None:
                 self.next_hand_at = now + self.config.next_hand_delay
-            humans = [s for s in self.slots if s.kind == "human" and s.conns]
+            humans = [s for s in self.slots if s.kind == "human" and (s.conns or s.newcomer)]
             if (self.next_hand_at is not None and now < self.next_hand_at
                     and not (humans and all(s.ready for s in humans))):
                 return "wait", self.next_hand_at - now
@@ -522,15 +594,25 @@ class TableRuntime:
         for seat in waiting:
             slot = self.slots[m.state.player_at(seat)]
             if slot.kind == "human" and not self._away(slot):
+                lefts = []
                 if slot.away_since is not None:
-                    left = slot.away_since + self.config.disconnect_grace - now
+                    lefts.append(slot.away_since + self.config.disconnect_grace - now)
+                # the clock runs from the request's first sending, connected or not
+                limit, claim = self._limit(g.legal_actions(seat))
+                if slot.asked_at is not None and limit > 0:
+                    lefts.append(slot.asked_at + limit - now)
+                    if lefts[-1] <= 0:
+                        await self._time_up(g, seat, slot, claim)
+                        return "sleep", 0
+                for left in lefts:
                     wake_in = left if wake_in is None else min(wake_in, left)
                 continue
             await self._ai_move(g, seat, slot)
             return "sleep", self.config.ai_delay if slot.kind == "ai" else 0
         return "wait", None if wake_in is None else max(wake_in, 0.0)
 
-    async def _ai_move(self, g: Game, seat: Seat, slot: Slot) -> None:
+    async def _ai_choice(self, g: Game, seat: Seat, slot: Slot) -> Action:
+        """The action of the seat's AI (for a human: the stand-in)."""
         if slot.agent is None:
             name = slot.level if slot.kind == "ai" else self.options.get("standin",
                                                                          default_standin())
@@ -544,8 +626,32 @@ class TableRuntime:
             action = safe_default(v, legal)
         if action not in legal:
             action = safe_default(v, legal)
-        slot.request = None
+        return action
+
+    async def _ai_move(self, g: Game, seat: Seat, slot: Slot) -> None:
+        action = await self._ai_choice(g, seat, slot)
+        self._forget_request(slot)
         self._commit(g.submit(seat, action))
+
+    async def _time_up(self, g: Game, seat: Seat, slot: Slot, claim: bool) -> None:
+        """A human let the clock run out: pass on a claim offer, or let the stand-in play
+        this one turn. Stored and sent like any other decision; the seat stays theirs."""
+        if claim:
+            action: Action = next(a for a in g.legal_actions(seat) if isinstance(a, Pass))
+            text = "Time's up: passed on the claim"
+        else:
+            action = await self._ai_choice(g, seat, slot)
+            did = (f"threw {action.tile.text}" if isinstance(action, Discard)
+                   else f"chose {action.to_json()['type']}")
+            text = f"Time's up: the AI {did} for you"
+        rid = slot.request[0] if slot.request else None
+        self._forget_request(slot)
+        new = g.submit(seat, action)
+        for c in slot.conns:
+            c.send({"type": "notice", "code": "time-up", "message": text})
+            # as for an answer of theirs: the open request is closed
+            c.send({"type": "ack", "id": rid, "action": action.to_json()})
+        self._commit(new)
 
     def _start_hand(self) -> None:
         self.next_hand_at = None
@@ -553,6 +659,7 @@ class TableRuntime:
         g = self.match.start_hand()
         for s in self.slots:
             s.ready = False
+            s.newcomer = False
             for c in s.conns:
                 c.send(hello(self.seat_of(s.player), self.rules))
         self.broadcast_table()
@@ -561,7 +668,7 @@ class TableRuntime:
     def _end_hand(self) -> tuple[str, float | None]:
         rec = self.match.finish_hand()
         self.last_summary = hand_summary(rec, self.names, self.match.state.scores)
-        self._broadcast({"type": "hand-end", "hand": self.last_summary})
+        self._broadcast(self._hand_end())
         if self.match.state.ended:
             self.status = "finished"
             self.store.set_status(self.id, "finished")
@@ -572,11 +679,23 @@ class TableRuntime:
         self.broadcast_table()
         return "sleep", 0
 
+    def _hand_end(self) -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "hand-end", "hand": self.last_summary}
+        stars = hand_ladder(self.options, self.match.hands[-1]) if self.match.hands else None
+        if stars is not None:
+            msg["ladder"] = stars
+        return msg
+
     def _match_end(self) -> dict[str, Any]:
         scores = self.match.state.scores
-        return {"type": "match-end", "scores": list(scores),
-                "standings": standings(self.names, scores),
-                "record": f"/api/tables/{self.id}/record"}
+        msg = {"type": "match-end", "scores": list(scores),
+               "standings": standings(self.names, scores),
+               "record": f"/api/tables/{self.id}/record",
+               "replay": f"/t/{self.id}/replay"}
+        stars = match_ladder(self.options, self.match)
+        if stars is not None:
+            msg["ladder"] = stars
+        return msg
 
 
 __all__ = ["Conn", "Slot", "TableError", "TableRuntime", "default_standin", "level_names",

@@ -66,7 +66,12 @@
     if (token) opts.headers.Authorization = `Bearer ${token}`;
     const r = await fetch(path, opts);
     const data = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error(data.message || data.detail || `error ${r.status}`);
+    if (!r.ok) {
+      // FastAPI's validation errors are a list: name the first field that is wrong
+      const d = Array.isArray(data.detail) && data.detail.length ? data.detail[0] : null;
+      const field = d && Array.isArray(d.loc) ? d.loc[d.loc.length - 1] : null;
+      throw new Error(data.message || (d ? `${field}: ${d.msg}` : data.detail) || `error ${r.status}`);
+    }
     return data;
   }
   const seatKey = (id) => `sgmj.seat.${id}`;
@@ -121,6 +126,7 @@
         sel.append(el("option", { value: l, selected: l === opts.default_ai[i] }, l));
       }
     });
+    $("create-seed-row").hidden = !opts.allow_seed;
     $("create-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
       try {
@@ -129,6 +135,8 @@
           hints: $("create-hints").checked,
           ai: [...document.querySelectorAll(".ai-level")].map((s) => s.value),
         };
+        const seed = $("create-seed").value.trim();
+        if (opts.allow_seed && seed) body.seed = seed;   // as text: JS numbers lose digits past 2^53
         const t = await api("/api/tables", body);
         localStorage.setItem(seatKey(t.table_id), JSON.stringify({ token: t.token, player: 0 }));
         location.href = `/t/${t.table_id}`;
@@ -156,15 +164,29 @@
   function showJoin(info) {
     show("join");
     $("join-seats").replaceChildren(...info.seats.map(seatLine));
-    const canJoin = info.status === "waiting" && info.seats.some((s) => s.kind === "open");
+    // once playing, a newcomer may take over an AI's seat (the server says when: between hands)
+    const ais = info.status === "playing" ? info.seats.filter((s) => s.kind === "ai") : [];
+    $("join-seat").replaceChildren(...ais.map((s) => el("option", { value: s.player },
+      `Take over ${s.name}'s seat from the next hand`)));
+    $("join-seat-label").hidden = ais.length === 0;
+    const canJoin = ais.length > 0 ||
+      (info.status === "waiting" && info.seats.some((s) => s.kind === "open"));
     $("join-form").hidden = !canJoin;
-    status(canJoin ? "Pick a name and take a free seat, or watch." :
-      "The game has started: you can watch.");
+    $("join-form").querySelector('[data-testid="join"]').textContent =
+      ais.length ? "Take over the seat" : "Take a seat";
+    status(ais.length ? "The game has started: take over an AI seat between hands, or watch." :
+      canJoin ? "Pick a name and take a free seat, or watch." :
+        "The game has started: you can watch.");
+    $("join-replay").hidden = info.status !== "finished";
+    $("join-replay-link").href = `/t/${encodeURIComponent(info.id)}/replay`;
+    if (info.status === "finished") status("The match is over: watch the replay, or its final table.");
   }
   $("join-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try {
-      const r = await api(`/api/tables/${S.tableId}/join`, { name: $("join-name").value });
+      const body = { name: $("join-name").value };
+      if (!$("join-seat-label").hidden) body.player = Number($("join-seat").value);
+      const r = await api(`/api/tables/${S.tableId}/join`, body);
       localStorage.setItem(seatKey(S.tableId), JSON.stringify({ token: r.token, player: r.player }));
       S.token = r.token;
       connect();
@@ -227,13 +249,16 @@
       case "view": S.view = msg.view; S.n = Math.max(S.n, msg.n); S.request = null; render(); break;
       case "request":
         S.view = msg.view; S.request = msg; S.n = Math.max(S.n, msg.n); S.picked = null;
+        // deadline_ms is the time left when sent (0: no limit): fix it to this clock
+        msg.deadlineAt = msg.deadline_ms > 0 ? Date.now() + msg.deadline_ms : 0;
         if (S.hintsOn) send({ type: "hints" });
         render(); SOUNDS.turn(); break;
       case "ack": S.request = null; render(); break;
       case "hints": S.hints = msg.hints; renderHints(); render(); break;
-      case "hand-end": handEnd(msg.hand); break;
+      case "hand-end": handEnd(msg.hand, msg.ladder); break;
       case "match-end": matchEnd(msg); break;
       case "error": status(msg.message); break;
+      case "notice": status(msg.message); break;
       default: break;
     }
   }
@@ -401,8 +426,20 @@
     if (S.table.hints) {
       buttons.push(el("button", { type: "button", "data-testid": "toggle-hints", "aria-pressed": String(S.hintsOn), onclick: toggleHints }, S.hintsOn ? "Hide hints (H)" : "💡 Hints (H)"));
     }
+    if (S.request && S.request.deadlineAt) {
+      buttons.push(el("span", { class: "countdown", "data-testid": "countdown", role: "timer", title: "Time left for this decision" }));
+    }
     box.replaceChildren(...buttons);
+    tick();
   }
+  function tick() {
+    const c = document.querySelector('[data-testid="countdown"]');
+    if (!c || !S.request || !S.request.deadlineAt) return;
+    const left = Math.max(0, Math.ceil((S.request.deadlineAt - Date.now()) / 1000));
+    c.textContent = `⏱ ${left} s`;
+    c.classList.toggle("low", left <= 5);
+  }
+  setInterval(tick, 250);
   function act(action) {
     if (!S.request) return;
     send({ type: "action", id: S.request.id, action });
@@ -429,12 +466,16 @@
 
   // ------------------------------------------------------------------ after a hand
   function overlay(...kids) {
-    $("overlay-body").replaceChildren(...kids);
+    $("overlay-body").replaceChildren(...kids.filter((k) => k));
     $("overlay").hidden = false;
     const b = $("overlay-body").querySelector("button, a");
     if (b) b.focus();
   }
-  function handEnd(h) {
+  // stars belong to the ladder table's creator (seat 0), not to someone watching
+  function ladderNote(l) {
+    return l && S.player === 0 && window.sgmjLadder ? window.sgmjLadder.award(l) : null;
+  }
+  function handEnd(h, ladder) {
     const title = h.wins.length ? h.wins.map((w) => `${w.name} wins`).join(", ") :
       `Drawn hand (${h.drawn})`;
     const kids = [el("h2", { "data-testid": "hand-end" }, `Hand ${h.number + 1}: ${title}`)];
@@ -451,6 +492,7 @@
           `${playerName(p.payer)} pays ${playerName(p.payee)} ${p.amount} (${p.why})`))));
     }
     kids.push(scoreTable(h.scores, h.deltas));
+    kids.push(ladderNote(ladder));
     kids.push(el("button", { type: "button", class: "primary", "data-testid": "next-hand", onclick: () => { $("overlay").hidden = true; send({ type: "ready" }); } }, "Next hand"));
     overlay(...kids);
   }
@@ -463,6 +505,8 @@
     S.over = true;
     overlay(el("h2", { "data-testid": "match-end" }, "Final standings"),
       el("ol", {}, m.standings.map((s) => el("li", {}, `${s.name}: ${s.score}`))),
+      ladderNote(m.ladder),
+      el("p", {}, el("a", { href: m.replay || `/t/${S.tableId}/replay`, "data-testid": "watch-replay" }, "Watch the replay")),
       el("p", {}, el("a", { href: m.record, download: "", "data-testid": "download-record" }, "Download the match record (JSON Lines)")),
       el("p", {}, el("a", { href: "/" }, "Set up another table")));
   }
@@ -505,7 +549,10 @@
 
   // ------------------------------------------------------------------ start
   setMute(S.muted);
+  // replay.js and ladder.js draw with the same helpers (one tile rendering for the page)
+  window.sgmjUI = { el, tileSvg, tilesRow, parseTiles, tileName, api, seatKey, status, WINDS };
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,40})\/?$/);
-  if (m) tablePage(m[1]); else lobby();
+  const isReplay = /^\/t\/[A-Za-z0-9_-]{1,40}\/replay\/?$/.test(location.pathname);
+  if (m) tablePage(m[1]); else if (!isReplay) lobby();   // replay.js takes /t/<id>/replay
   window.sgmj = S;   // for browser tests: the page's state, read-only by convention
 })();

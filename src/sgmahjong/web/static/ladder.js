@@ -1,0 +1,72 @@
+// sgmahjong web table: the practice ladder. The rungs, goals and the order to suggest them
+// come from the server (/api/options, the same definitions as the terminal game); the
+// server says which goals a hand or match met. There are no accounts, so the stars earned
+// are kept in this browser's localStorage.
+"use strict";
+(() => {
+  const { el, api, seatKey, status } = window.sgmjUI;
+  const $ = (id) => document.getElementById(id);
+  const KEY = "sgmj.ladder";
+  let ladder = null;   // the server's ladder: rungs, goals, order, max_stars, all_done
+  const ready = api("/api/options").then((o) => { ladder = o.ladder; return o; }).catch(() => null);
+
+  function progress() {
+    try {
+      const p = JSON.parse(localStorage.getItem(KEY) || "null");
+      if (p && typeof p.stars === "object" && p.stars) return p;
+    } catch (_) { /* damaged: start again */ }
+    return { version: 1, stars: {} };
+  }
+  const has = (p, rung, goal) => Array.isArray(p.stars[rung]) && p.stars[rung].includes(goal);
+  const total = (p) => Object.values(p.stars).reduce((n, g) => n + (Array.isArray(g) ? g.length : 0), 0);
+  const goalText = (id) => ((ladder && ladder.goals.find((g) => g.id === id)) || { text: id }).text;
+
+  // Record the goals a hand or match met; returns a note of the new stars (or null).
+  function award(msg) {
+    const p = progress();
+    const fresh = (msg.earned || []).filter((g) => !has(p, msg.rung, g));
+    if (!fresh.length) return null;
+    p.stars[msg.rung] = [...(p.stars[msg.rung] || []), ...fresh];
+    try { localStorage.setItem(KEY, JSON.stringify(p)); } catch (_) { /* private mode */ }
+    return el("p", { class: "new-stars", "data-testid": "ladder-stars" },
+      `★ New star${fresh.length > 1 ? "s" : ""}: ${fresh.map(goalText).join(", ")}`);
+  }
+  window.sgmjLadder = { award, progress };
+
+  function nextGoal(p) {
+    const o = ladder.order.find((x) => !has(p, x.rung, x.goal));
+    return o ? o.text : ladder.all_done;
+  }
+  const earned = (p, rung) => ladder.goals.filter((g) => has(p, rung, g.id)).length;
+  function stars(p, rung) { return ladder.goals.map((g) => (has(p, rung, g.id) ? "★" : "☆")).join(""); }
+
+  async function play(rung) {
+    const body = {
+      name: $("create-name").value || "You", rules: $("create-rules").value || "standard",
+      hints: $("create-hints").checked, quick: true, ladder: rung.id,
+    };
+    try {
+      const t = await api("/api/tables", body);
+      localStorage.setItem(seatKey(t.table_id), JSON.stringify({ token: t.token, player: 0 }));
+      await api(`/api/tables/${t.table_id}/start`, {}, t.token);   // solo: start at once
+      location.href = `/t/${t.table_id}`;
+    } catch (e) { status(e.message); }
+  }
+
+  async function lobby() {
+    if (location.pathname !== "/" || !$("ladder")) return;
+    await ready;
+    if (!ladder) { $("ladder").hidden = true; return; }
+    const p = progress();
+    $("ladder-summary").textContent =
+      `Your tables ★ ${total(p)}/${ladder.max_stars} · Next goal: ${nextGoal(p)}`;
+    $("ladder-rungs").replaceChildren(...ladder.rungs.map((r, i) => el("div", { class: "rung", "data-testid": `rung-${r.id}` },
+      el("button", { type: "button", class: i === 0 ? "primary" : "", "data-testid": "ladder-rung", "data-rung": r.id, onclick: () => play(r) },
+        `${i + 1}. ${r.name}`),
+      el("span", { class: "stars", "aria-label": `${earned(p, r.id)} of ${ladder.goals.length} stars`, "data-testid": `ladder-stars-${r.id}` }, stars(p, r.id)),
+      el("div", { class: "small" }, `${r.opponents.map((o) => o[0].toUpperCase() + o.slice(1)).join(", ")} · ${r.blurb}`),
+      el("ul", { class: "goals" }, ladder.goals.map((g) => el("li", { class: has(p, r.id, g.id) ? "done" : "" },
+        `${has(p, r.id, g.id) ? "★" : "☆"} ${g.text}`))))));
+  }
+  lobby();
+})();
