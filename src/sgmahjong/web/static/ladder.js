@@ -42,7 +42,9 @@
 
   async function play(rung) {
     const body = {
-      name: $("create-name").value || "You", rules: $("create-rules").value || "standard",
+      // the ladder is tai practice: casual scoring would make the 3+ tai star unreachable
+      name: $("create-name").value || "You",
+      rules: ["", "casual"].includes($("create-rules").value) ? "standard" : $("create-rules").value,
       hints: $("create-hints").checked, quick: true, ladder: rung.id,
     };
     try {

@@ -1,0 +1,132 @@
+"""Browser tests of the web table: a real ``sgmahjong serve`` process and headless Chromium.
+
+Chromium comes from the system (Debian's ``chromium`` package, which ``.ci/run`` installs);
+Playwright only drives it, so nothing is downloaded at test time. Without a Chromium the
+tests are skipped, unless ``SGMAHJONG_REQUIRE_BROWSER=1`` (set by ``.ci/run``) makes that
+a failure, so CI cannot pass by quietly skipping them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-quic",
+    # the machine's network is closed: without these Chromium keeps calling home
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SEED = 3   # a deal whose first hand ends in a win with the players of these tests
+
+
+def chromium_path() -> str | None:
+    for name in (os.environ.get("SGMAHJONG_CHROMIUM"), "chromium", "chromium-browser",
+                 "google-chrome"):
+        if name and (path := shutil.which(name)):
+            return path
+    return None
+
+
+# Per module, not per session: Playwright's sync API keeps an event loop running in this
+# thread while it is open, which would break the asyncio tests collected after these.
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    path = chromium_path()
+    required = os.environ.get("SGMAHJONG_REQUIRE_BROWSER") == "1"
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if required:
+            pytest.fail("playwright is not installed (pip install -e '.[dev]')")
+        pytest.skip("playwright is not installed")
+    if path is None:
+        if required:
+            pytest.fail("no Chromium found (apt-get install chromium, or set SGMAHJONG_CHROMIUM)")
+        pytest.skip("no Chromium found (apt-get install chromium)")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``python -m sgmahjong serve`` on a loopback port and a SQLite file of its own."""
+
+    def __init__(self, folder: Path, ai_delay: float = 0.02) -> None:
+        self.folder = folder
+        self.ai_delay = ai_delay
+        self.port = free_port()
+        self.db = f"sqlite:///{folder / 'web.sqlite3'}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = folder / "server.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        env = dict(os.environ, SGMAHJONG_DATA_DIR=str(self.folder / "data"))
+        cmd = [sys.executable, "-m", "sgmahjong", "serve", "--port", str(self.port),
+               "--database-url", self.db, "--allow-seed", "--ai-delay", str(self.ai_delay),
+               "--next-hand-delay", "60", "--disconnect-grace", "60",
+               "--claim-window", "0", "--turn-limit", "0"]
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server stopped: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/options", timeout=1):
+                    return
+            except (urllib.error.URLError, OSError):
+                time.sleep(0.1)
+        raise RuntimeError(f"the server did not answer: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        """Stop the process at once, as a crash or a power cut would."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.proc = None
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(f"{self.url}{path}", timeout=5) as r:
+            return json.loads(r.read())
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path)
+    s.start()
+    yield s
+    s.stop()

@@ -1,0 +1,178 @@
+"""The web table in a real browser: two friends at one table, a reconnect, a server restart."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from .conftest import SEED, Server
+from .driver import Person, play_until_hand_end
+
+VIEW_JS = """() => {
+  const v = window.sgmj.view;
+  return v && {concealed: v.concealed, live: v.live_remaining, turn: v.turn,
+               seats: v.seats.map(s => ({discards: s.discards, melds: s.melds.length,
+                                         count: s.concealed_count}))};
+}"""
+
+
+def create_table(page: Any, server: Server, *, name: str, rules: str, ai: list[str],
+                 seed: int = SEED) -> str:
+    """Fill in the lobby form and create the table; returns the invite link."""
+    page.goto(server.url + "/")
+    page.get_by_test_id("create-name").fill(name)
+    page.get_by_test_id("create-rules").select_option(rules)
+    for i, level in enumerate(ai, start=1):
+        page.get_by_test_id(f"ai-{i}").select_option(level)
+    page.get_by_test_id("create-seed").fill(str(seed))
+    page.get_by_test_id("create").click()
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    invite = page.get_by_test_id("invite-link")
+    invite.wait_for()
+    return str(invite.input_value())
+
+
+def test_two_friends_play_a_hand_to_the_tai_breakdown(browser: Any, server: Server) -> None:
+    ann_ctx, bob_ctx = browser.new_context(), browser.new_context()
+    ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+    invite = create_table(ann, server, name="Ann", rules="standard", ai=["owl", "fox", "fox"])
+    assert invite.startswith(server.url + "/t/")
+
+    # Bob opens the link in another browser (no shared storage) and takes a seat by name
+    bob.goto(invite)
+    bob.get_by_test_id("join-name").fill("Bob")
+    bob.get_by_test_id("join").click()
+    ann.get_by_test_id("seats").get_by_text("Bob").wait_for()
+    expect_hidden(bob, "start")       # only the creator starts
+
+    ann.get_by_test_id("start").click()
+    for page in (ann, bob):
+        page.get_by_test_id("table").wait_for()
+        page.get_by_test_id("hand-tile").first.wait_for()
+
+    # each sees their own tiles, and of the others only how many they hold
+    table_id = invite.rsplit("/", 1)[1]
+    info = server.get(f"/api/tables/{table_id}")
+    assert [s["name"] for s in info["seats"]][:2] == ["Ann", "Bob"]
+    assert [s["kind"] for s in info["seats"]] == ["human", "human", "ai", "ai"]
+    for page in (ann, bob):
+        v = page.evaluate(VIEW_JS)
+        mine = page.evaluate("() => window.sgmj.view.seat")
+        held = len(page.locator('[data-testid="hand-tile"]').all())
+        assert held == len(v["concealed"].replace(" ", "")) // 2 or held >= 13
+        others = page.evaluate("() => window.sgmj.view.seats.filter((s, i) => i !== "
+                               "window.sgmj.view.seat).map(s => Object.keys(s))")
+        assert all("concealed" not in keys for keys in others), mine
+    wall = int(re.search(r"\d+", ann.get_by_test_id("wall-count").inner_text())[0])
+    assert 0 < wall <= 148 - 4 * 13
+
+    # hints on request (H), with a suggested discard when it is Ann's turn
+    ann.keyboard.press("H")
+    ann.get_by_test_id("hints").wait_for()
+
+    people = [Person(ann, "keys"), Person(bob, "clicks")]
+    play_until_hand_end(people)
+    assert all(p.moves > 0 for p in people)
+
+    for page in (ann, bob):
+        title = page.get_by_test_id("hand-end").inner_text()
+        assert "wins" in title, title
+        breakdown = page.get_by_test_id("tai-breakdown").first
+        rows = [r.inner_text() for r in breakdown.locator("tr").all()]
+        *items, total = rows
+        assert items, "a win lists where its tai came from"
+        listed = sum(int(re.search(r"(\d+) tai", r)[1]) for r in items)
+        shown = int(re.search(r"(\d+) tai", total)[1])
+        # the total is the sum of the items, up to the preset's cap (5 in standard)
+        assert shown == min(listed, 5) or "before the cap" in total
+        assert shown >= 1           # standard: one tai at least to win
+        assert page.locator("#overlay").get_by_text(re.compile(r"pays|scores")).count() > 0
+    # both see the same result
+    assert ann.get_by_test_id("tai-breakdown").first.inner_text() == \
+        bob.get_by_test_id("tai-breakdown").first.inner_text()
+    ann_ctx.close()
+    bob_ctx.close()
+
+
+def expect_hidden(page: Any, testid: str) -> None:
+    assert not page.get_by_test_id(testid).is_visible()
+
+
+def solo_table(browser: Any, server: Server, moves: int) -> tuple[Any, Any, Person]:
+    """One person against three AIs, a few moves into the first hand."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    create_table(page, server, name="Ann", rules="casual", ai=["greedy"] * 3)
+    page.get_by_test_id("start").click()
+    page.get_by_test_id("hand-tile").first.wait_for()
+    person = Person(page, "keys")
+    play_until_hand_end([person], stop_after=moves)
+    return ctx, page, person
+
+
+def wait_for_request(page: Any, timeout: float = 30_000) -> None:
+    page.wait_for_function("() => !!window.sgmj.request", timeout=timeout)
+
+
+def test_reconnect_gets_what_was_missed_and_play_goes_on(browser: Any, server: Server) -> None:
+    server.stop()
+    server.ai_delay = 0.25     # slow enough that the AIs are still playing when Ann drops
+    server.start()
+    ctx, page, person = solo_table(browser, server, moves=3)
+    before = page.evaluate("() => window.sgmj.n")
+    seen = page.evaluate("() => [...document.querySelectorAll('#log li')].length")
+    # drop the connection, and come back only after a few seconds (the page's back-off)
+    page.evaluate("() => { window.sgmj.retry = 2; window.sgmj.ws.close(); }")
+    page.get_by_test_id("status").get_by_text("Connection lost").wait_for()
+    wait_for_request(page)
+    after = page.evaluate("() => window.sgmj.n")
+    assert after > before, "the AIs played on while Ann was away; she hears of it"
+    # the missed events are in the table log, once each, in order
+    numbers = page.evaluate(
+        "() => [...document.querySelectorAll('#log li')].map(li => Number(li.dataset.n))")
+    assert len(numbers) > seen
+    assert numbers == sorted(numbers)
+    # her hand is what the server holds: she can carry on to the end of the hand
+    play_until_hand_end([person])
+    assert "Hand 1" in page.get_by_test_id("hand-end").inner_text()
+    ctx.close()
+
+
+def test_a_restarted_server_resumes_the_hand_where_it_was(browser: Any, server: Server) -> None:
+    ctx, page, person = solo_table(browser, server, moves=4)
+    wait_for_request(page)
+    time.sleep(0.3)          # nothing else is due: the table waits for Ann
+    before = page.evaluate(VIEW_JS)
+    legal = page.evaluate("() => window.sgmj.request.legal")
+
+    server.kill()            # no clean shutdown: the database alone must carry the table
+    page.get_by_test_id("status").get_by_text("Connection lost").wait_for()
+    server.start()           # same port and database file
+    page.wait_for_function("() => window.sgmj.ws.readyState === 1 && !!window.sgmj.request",
+                           timeout=30_000)
+    assert page.evaluate(VIEW_JS) == before
+    assert page.evaluate("() => window.sgmj.request.legal") == legal
+    play_until_hand_end([person])
+    assert page.get_by_test_id("hand-end").is_visible()
+    ctx.close()
+
+
+def test_a_phone_sized_screen_shows_the_whole_hand(browser: Any, server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                              is_mobile=True, device_scale_factor=2)
+    page = ctx.new_page()
+    create_table(page, server, name="Ann", rules="casual", ai=["greedy"] * 3)
+    page.get_by_test_id("start").click()
+    wait_for_request(page)
+    tiles = page.locator('[data-testid="hand-tile"]').all()
+    assert len(tiles) >= 13
+    width = page.evaluate("() => window.innerWidth")
+    for t in tiles:
+        box = t.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
+        assert box["width"] >= 20, "a tile must stay big enough to tap"
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+    # and the hand can be played with taps
+    play_until_hand_end([Person(page, "clicks")], stop_after=3)
+    ctx.close()
