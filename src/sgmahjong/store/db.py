@@ -21,8 +21,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, insert, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy import (
+    Engine,
+    Table,
+    create_engine,
+    event,
+    func,
+    insert,
+    inspect,
+    select,
+    update,
+)
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModuleError
 from sqlalchemy.pool import StaticPool
 
 from ..errors import SgmahjongError
@@ -31,6 +42,9 @@ from .tables import SCHEMA_VERSION, events, game_tables, metadata, schema_versio
 
 ENV_DATABASE_URL = "SGMAHJONG_DATABASE_URL"
 DB_FILE = "web.sqlite3"
+POSTGRES_EXTRA = "sgmahjong[postgres]"
+# Any fixed 64-bit number: servers starting together on one PostgreSQL database queue on it.
+_MIGRATE_LOCK = 0x5367_6D61_686A_6F6E
 
 
 class StoreError(SgmahjongError):
@@ -82,31 +96,66 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur.close()
 
 
+def database_url(url: str) -> URL:
+    """``url`` parsed; a plain ``postgresql://`` (or ``postgres://``) URL means psycopg 3,
+    so a URL as PostgreSQL's own tools write it works.
+
+    >>> database_url("postgresql://ann@db/mahjong").drivername
+    'postgresql+psycopg'
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise StoreError("cannot read the database URL: expected e.g. sqlite:///path/web.db "
+                         "or postgresql://user@host/dbname") from None
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
 def make_engine(url: str) -> Engine:
     """A SQLAlchemy engine; a SQLite file's folder is created on first use."""
-    if url.startswith("sqlite"):
-        path = url.split("///", 1)[1] if "///" in url else ""
+    parsed = database_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        path = parsed.database or ""
         kw: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
         if path and path != ":memory:":
             Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
         else:
             kw["poolclass"] = StaticPool
-        engine = create_engine(url, **kw)
+        engine = create_engine(parsed, **kw)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    try:
+        return create_engine(parsed, pool_pre_ping=True)
+    except NoSuchModuleError:
+        raise StoreError(f"unknown kind of database {parsed.drivername!r}: use "
+                         "sqlite:///path or postgresql://user@host/dbname") from None
+    except ImportError as exc:
+        hint = (f"pip install \"{POSTGRES_EXTRA}\"" if parsed.get_backend_name() == "postgresql"
+                else f"install the Python module {exc.name!r}")
+        raise StoreError(f"the database driver for {parsed.drivername} is not installed: "
+                         f"{hint}") from None
 
 
 def migrate(conn: Connection) -> int:
     """Create the schema or bring it up to :data:`SCHEMA_VERSION`; returns the version."""
+    if conn.dialect.name == "postgresql":
+        # Held to the end of the transaction: a second server starting at the same time
+        # waits, then finds the schema made, instead of failing on "already exists".
+        conn.execute(select(func.pg_advisory_xact_lock(_MIGRATE_LOCK)))
+    found = None
+    if inspect(conn).has_table(schema_version.name):
+        found = conn.execute(select(func.max(schema_version.c.version))).scalar()
+    # Refused before any table is created: SQLite commits DDL at once, so a newer
+    # schema would otherwise gain this version's tables beside its own.
+    if found is not None and found > SCHEMA_VERSION:
+        raise StoreError(f"the database has schema version {found}, newer than this "
+                         f"sgmahjong's {SCHEMA_VERSION}: upgrade sgmahjong")
     metadata.create_all(conn, checkfirst=True)
-    found = conn.execute(select(func.max(schema_version.c.version))).scalar()
     if found is None:
         conn.execute(insert(schema_version).values(version=SCHEMA_VERSION))
         return SCHEMA_VERSION
-    if found > SCHEMA_VERSION:
-        raise StoreError(f"the database has schema version {found}, newer than this "
-                         f"sgmahjong's {SCHEMA_VERSION}: upgrade sgmahjong")
     for version in range(found + 1, SCHEMA_VERSION + 1):
         _STEPS[version](conn)
         conn.execute(insert(schema_version).values(version=version))
@@ -117,14 +166,51 @@ def migrate(conn: Connection) -> int:
 _STEPS: dict[int, Any] = {}
 
 
+def _fit(table: Table, values: dict[str, Any]) -> dict[str, Any]:
+    """``values``, refused with a :class:`StoreError` if the column cannot hold them.
+
+    PostgreSQL refuses text longer than its column and NUL characters, which SQLite
+    stores silently; checking here makes both databases behave alike.
+    """
+    for key, value in values.items():
+        if not isinstance(value, str):
+            continue
+        limit = getattr(table.c[key].type, "length", None)
+        if limit is not None and len(value) > limit:
+            raise StoreError(f"{table.name}.{key} holds at most {limit} characters, "
+                             f"not {len(value)}")
+        if "\x00" in value:
+            raise StoreError(f"{table.name}.{key} cannot hold a NUL character")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise StoreError(f"{table.name}.{key} is not valid Unicode text") from None
+    return values
+
+
+def _plausible_id(table_id: str) -> bool:
+    """Whether a table could have this id. Ids come from URLs, and PostgreSQL raises an
+    error on a NUL where SQLite just finds nothing."""
+    return len(table_id) <= (game_tables.c.id.type.length or 0) and table_id.isprintable()
+
+
 class TableStore:
     """The tables, their seats and their numbered event logs in one database."""
 
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_database_url()
         self.engine = make_engine(self.url)
-        with self.engine.begin() as conn:
-            self.version = migrate(conn)
+        try:
+            with self.engine.begin() as conn:
+                self.version = migrate(conn)
+        except DBAPIError as exc:
+            self.engine.dispose()
+            shown = database_url(self.url).render_as_string(hide_password=True)
+            reason = (str(exc.orig).strip() or type(exc.orig).__name__).splitlines()[0]
+            raise StoreError(f"cannot open the database {shown}: {reason}") from None
+        except BaseException:
+            self.engine.dispose()
+            raise
 
     def close(self) -> None:
         self.engine.dispose()
@@ -134,27 +220,30 @@ class TableStore:
     def create_table(self, table: StoredTable, seat_rows: Sequence[StoredSeat]) -> None:
         now = time.time()
         with self.engine.begin() as conn:
-            conn.execute(insert(game_tables).values(
+            conn.execute(insert(game_tables).values(_fit(game_tables, dict(
                 id=table.id, created_at=now, updated_at=now, status=table.status,
-                rules=json.dumps(table.rules), preset=table.preset, quick=table.quick,
-                seed=str(table.seed), hints=table.hints, options=json.dumps(table.options)))
+                rules=json.dumps(table.rules), preset=table.preset, quick=bool(table.quick),
+                seed=str(table.seed), hints=bool(table.hints),
+                options=json.dumps(table.options)))))
             for s in seat_rows:
-                conn.execute(insert(seats).values(
+                conn.execute(insert(seats).values(_fit(seats, dict(
                     table_id=table.id, player=s.player, name=s.name, kind=s.kind,
-                    level=s.level, token_hash=s.token_hash))
+                    level=s.level, token_hash=s.token_hash))))
 
     def save_seat(self, table_id: str, seat: StoredSeat) -> None:
         """Insert or update one seat's row."""
+        values = _fit(seats, {"name": seat.name, "kind": seat.kind, "level": seat.level,
+                              "token_hash": seat.token_hash})
+        # Update, then insert, rather than ON CONFLICT, whose spelling differs between
+        # SQLite and PostgreSQL: one server writes a table's seats, one at a time.
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(seats).where(seats.c.table_id == table_id,
                                     seats.c.player == seat.player)
-                .values(name=seat.name, kind=seat.kind, level=seat.level,
-                        token_hash=seat.token_hash)).rowcount
+                .values(values)).rowcount
             if not done:
-                conn.execute(insert(seats).values(
-                    table_id=table_id, player=seat.player, name=seat.name, kind=seat.kind,
-                    level=seat.level, token_hash=seat.token_hash))
+                conn.execute(insert(seats).values(table_id=table_id, player=seat.player,
+                                                  **values))
 
     def set_status(self, table_id: str, status: str) -> None:
         with self.engine.begin() as conn:
@@ -163,20 +252,28 @@ class TableStore:
 
     def append_events(self, table_id: str, first: int,
                       payloads: Sequence[dict[str, Any]]) -> None:
-        """Store events numbered ``first``, ``first + 1`` ... in one transaction (a number
-        already taken is an integrity error: the log is append-only)."""
+        """Store events numbered ``first``, ``first + 1`` ... in one transaction; a number
+        already taken (the log is append-only) or a missing table is a :class:`StoreError`,
+        and nothing is stored."""
         if not payloads:
             return
-        with self.engine.begin() as conn:
-            conn.execute(insert(events), [
-                {"table_id": table_id, "n": first + i, "payload": json.dumps(p)}
-                for i, p in enumerate(payloads)])
-            conn.execute(update(game_tables).where(game_tables.c.id == table_id)
-                         .values(updated_at=time.time()))
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(events), [
+                    {"table_id": table_id, "n": first + i, "payload": json.dumps(p)}
+                    for i, p in enumerate(payloads)])
+                conn.execute(update(game_tables).where(game_tables.c.id == table_id)
+                             .values(updated_at=time.time()))
+        except IntegrityError:
+            raise StoreError(f"table {table_id}: events {first}-{first + len(payloads) - 1} "
+                             "were not stored: the table is missing or those numbers are "
+                             "taken (is another server playing this table?)") from None
 
     # ---------------------------------------------------------------- reads
 
     def load_table(self, table_id: str) -> StoredTable | None:
+        if not _plausible_id(table_id):
+            return None
         with self.engine.connect() as conn:
             row = conn.execute(select(game_tables).where(game_tables.c.id == table_id)).first()
             if row is None:
@@ -190,6 +287,8 @@ class TableStore:
 
     def load_events(self, table_id: str) -> list[dict[str, Any]]:
         """The table's events in order; a gap in the numbering is a :class:`StoreError`."""
+        if not _plausible_id(table_id):
+            return []
         with self.engine.connect() as conn:
             rows = conn.execute(select(events.c.n, events.c.payload)
                                 .where(events.c.table_id == table_id)
@@ -205,8 +304,9 @@ class TableStore:
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(
                 select(game_tables.c.id).where(game_tables.c.status.in_(list(status)))
-                .order_by(game_tables.c.created_at))]
+                .order_by(game_tables.c.created_at, game_tables.c.id))]
 
 
-__all__ = ["DB_FILE", "ENV_DATABASE_URL", "StoreError", "StoredSeat", "StoredTable",
-           "TableStore", "default_database_url", "make_engine", "migrate"]
+__all__ = ["DB_FILE", "ENV_DATABASE_URL", "POSTGRES_EXTRA", "StoreError", "StoredSeat",
+           "StoredTable", "TableStore", "database_url", "default_database_url", "make_engine",
+           "migrate"]

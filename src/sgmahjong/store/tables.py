@@ -1,7 +1,9 @@
 """The web tables' database schema (SQLAlchemy Core): tables, seats, numbered events, version.
 
 One schema serves SQLite and PostgreSQL: only portable column types are used, seeds are
-stored as text (they may not fit a signed 64-bit integer) and JSON as text.
+stored as text (they may not fit a signed 64-bit integer), JSON as text and times as
+seconds since the epoch (no time zones to differ). PostgreSQL enforces the string lengths
+that SQLite ignores; :mod:`sgmahjong.store.db` checks them for both.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ metadata = MetaData()
 
 schema_version = Table(
     "schema_version", metadata,
-    Column("version", Integer, primary_key=True),
+    # Versions are written, never generated: without this PostgreSQL would make it SERIAL.
+    Column("version", Integer, primary_key=True, autoincrement=False),
 )
 
 game_tables = Table(
