@@ -175,6 +175,21 @@ class TableRuntime:
             rec = self.match.finish_hand()
             self.last_summary = hand_summary(rec, self.names, self.match.state.scores)
 
+    def _rebuild(self) -> None:
+        """Forget the in-memory match and replay it from the database."""
+        self.match = Match(self.rules, self.seed, quick=self.quick)
+        self.events, self.event_hand, self.bankers = [], [], []
+        self.last_summary = None
+        for slot in self.slots:
+            slot.request = None
+        try:
+            stored = self.store.load_events(self.id)
+        except Exception:
+            log.exception("table %s: the log could not be read back", self.id)
+            stored = []
+        if stored:
+            self._replay(stored)
+
     # ------------------------------------------------------------ information
 
     @property
@@ -325,7 +340,16 @@ class TableRuntime:
             return
         first = self.n + 1
         payloads = [e.to_json() for e in new]
-        self.store.append_events(self.id, first, payloads)
+        try:
+            self.store.append_events(self.id, first, payloads)
+        except Exception as exc:
+            # The engine has already moved on in memory; the stored log is the truth, so
+            # go back to it rather than play on with a state nobody could resume.
+            log.exception("table %s: events %d+ could not be stored", self.id, first)
+            self._rebuild()
+            self._send_states()      # fresh requests for the state that is stored
+            raise TableError("unsaved", "the table could not be saved, so nothing "
+                                        "changed: try again") from exc
         h = len(self.bankers) - 1
         self.events.extend(new)
         self.event_hand.extend([h] * len(new))
@@ -432,7 +456,10 @@ class TableRuntime:
         self._forget_request(slot)
         for c in slot.conns:
             c.send({"type": "ack", "id": rid, "action": msg.action.to_json()})
-        self._commit(new)
+        try:
+            self._commit(new)
+        except TableError as exc:      # not stored: the table is back where it was
+            conn.send(error(exc.code, str(exc)))
 
     def _hints(self, conn: Conn, player: int) -> None:
         g = self.game
@@ -549,14 +576,20 @@ class TableRuntime:
                 and time.monotonic() - slot.away_since >= self.config.disconnect_grace)
 
     async def _run(self) -> None:
+        failures = 0
         while not self.closed:
             self.wake.clear()
             try:
                 async with self.lock:
                     mode, delay = await self._step()
+                failures = 0
             except Exception:
-                log.exception("table %s: the driver stopped", self.id)
-                raise
+                # e.g. the database is briefly unreachable: the table was put back to its
+                # stored state, so try again later instead of leaving it stuck for good
+                failures += 1
+                log.exception("table %s: the driver failed (%d in a row)", self.id, failures)
+                await asyncio.sleep(min(30.0, 0.5 * 2 ** min(failures, 6)))
+                continue
             if mode == "stop":
                 return
             if mode == "sleep":

@@ -1,0 +1,88 @@
+"""When the database refuses a write, the table goes back to what is stored: nothing is
+half-done, the player is told, and play carries on once writes work again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conftest import Player, choose, create_table, start
+
+
+class FlakyWrites:
+    """Wraps a store's ``append_events``: after ``skip`` more calls, the next ``fail``
+    calls raise."""
+
+    def __init__(self, store: Any) -> None:
+        self.real = store.append_events
+        self.skip = 0
+        self.fail = 0
+        self.refused = 0
+        store.append_events = self
+
+    def __call__(self, *args: Any, **kw: Any) -> Any:
+        if self.skip > 0:
+            self.skip -= 1
+        elif self.fail > 0:
+            self.fail -= 1
+            self.refused += 1
+            raise OSError("the database is unreachable")
+        return self.real(*args, **kw)
+
+
+def _request(p: Player) -> dict[str, Any]:
+    return p.until("request")
+
+
+def test_a_move_that_cannot_be_stored_is_refused_and_the_table_is_unchanged(
+        make_client) -> None:
+    c = make_client()
+    store = c.app.state.store
+    flaky = FlakyWrites(store)
+    t = create_table(c, ai=["greedy"] * 3)
+    ann = Player(c, t["table_id"], t["token"])
+    start(c, t["table_id"], t["token"])
+    req = _request(ann)
+    stored_before = len(store.load_events(t["table_id"]))
+
+    flaky.fail = 1
+    action = choose(req["legal"], req["view"])
+    mark = len(ann.log)
+    ann.send({"type": "action", "id": req["id"], "action": action})
+    err = ann.until("error")
+    assert err["code"] == "unsaved"
+    # asked again, from the stored state (the new request may come before the error)
+    asked = [m for m in ann.log[mark:] if m["type"] == "request"]
+    again = asked[-1] if asked else _request(ann)
+    assert again["id"] != req["id"]
+    assert again["legal"] == req["legal"] and again["view"] == req["view"]
+    assert len(store.load_events(t["table_id"])) == stored_before
+    rt = c.app.state.lobby.tables[t["table_id"]]
+    assert rt.n == stored_before
+
+    # the same move, now that the database answers, is taken and play goes on
+    ann.send({"type": "action", "id": again["id"], "action": action})
+    ann.until("ack")
+    ev = ann.until("event")
+    assert ev["n"] == stored_before + 1
+    assert ev["event"]["type"] in ("discarded", "won", "kong-declared", "bonus-exposed")
+    assert flaky.refused == 1
+
+
+def test_the_ai_driver_retries_after_a_failed_write(make_client) -> None:
+    c = make_client()
+    store = c.app.state.store
+    flaky = FlakyWrites(store)
+    t = create_table(c, ai=["greedy"] * 3)
+    ann = Player(c, t["table_id"], t["token"])
+    start(c, t["table_id"], t["token"])
+    req = _request(ann)
+    flaky.skip, flaky.fail = 1, 2    # Ann's move is stored; the AI's next two writes fail
+    ann.send({"type": "action", "id": req["id"], "action": choose(req["legal"], req["view"])})
+    # whatever failed, the table reaches Ann again, with every event stored in order
+    nxt = ann.until("request", timeout=20)
+    assert nxt["id"] != req["id"]
+    stored = store.load_events(t["table_id"])
+    assert len(stored) == c.app.state.lobby.tables[t["table_id"]].n
+    numbers = [m["n"] for m in ann.log if m["type"] == "event"]
+    assert numbers == sorted(set(numbers))
+    assert flaky.refused == 2
