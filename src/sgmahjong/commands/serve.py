@@ -84,5 +84,6 @@ def _safe(url: str) -> str:
     if "@" in url and "://" in url:
         scheme, rest = url.split("://", 1)
         creds, host = rest.rsplit("@", 1)
-        return f"{scheme}://{creds.split(':', 1)[0]}:***@{host}"
+        if ":" in creds:
+            return f"{scheme}://{creds.split(':', 1)[0]}:***@{host}"
     return url
