@@ -175,4 +175,13 @@ def test_a_phone_sized_screen_shows_the_whole_hand(browser: Any, server: Server)
     assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
     # and the hand can be played with taps
     play_until_hand_end([Person(page, "clicks")], stop_after=3)
+    # a friend opening the invite link on a phone gets the join page, also without
+    # scrolling sideways (its seat list names every AI seat to take over)
+    friend_ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                     is_mobile=True)
+    friend = friend_ctx.new_page()
+    friend.goto(page.url)
+    friend.get_by_test_id("join-seat").wait_for()
+    assert friend.evaluate("() => document.scrollingElement.scrollWidth") <= 390
+    friend_ctx.close()
     ctx.close()

@@ -9,7 +9,7 @@
   const S = {
     tableId: null, token: null, player: null, role: null, table: null, view: null,
     request: null, n: 0, hints: null, hintsOn: false, cursor: 0, picked: null,
-    muted: localStorage.getItem("sgmj.muted") === "1", ws: null, retry: 0, over: false,
+    muted: localStorage.getItem("sgmj.muted") === "1", lastAt: {}, ws: null, retry: 0, over: false,
     seat: null,
   };
 
@@ -266,7 +266,9 @@
   // ------------------------------------------------------------------ names and seats
   function playerAt(seat) {
     const s = (S.table && S.table.seats || []).find((x) => x.wind === seat);
-    return s ? s.player : null;
+    if (s) { S.lastAt[seat] = s.player; return s.player; }
+    // between hands the table has no winds: name the seats as in the hand just played
+    return S.lastAt[seat] ?? null;
   }
   function nameAt(seat) {
     const p = playerAt(seat);
