@@ -6,34 +6,9 @@ from collections.abc import Callable, Sequence
 
 from ..game import BaoIncurred, Game, HandDrawn, InstantPayout, Settled, Won
 from ..render.text import hand_text, markup
+from ..render.words import BAO_NAMES, CONTEXT_NAMES, DRAWN_WHY, PAYOUT_NAMES
 from ..rules.catalog import PATTERNS
 from ..tiles import Seat
-
-DRAWN_WHY = {
-    "wall": "the wall ran down to its last 15 tiles with nobody winning",
-    "replacement": "no replacement tile was left to draw",
-    "final-tile": "the wall is down to its last 15 tiles and nobody won on the final "
-                  "playable tile",
-}
-CONTEXT_NAMES = {
-    "replacement": "on a replacement tile", "last-tile": "on the last tile",
-    "robbing-kong": "by robbing a kong", "robbing-eighth": "by robbing the eighth flower",
-    "heavenly": "heavenly hand", "earthly": "earthly hand",
-}
-PAYOUT_NAMES = {
-    "claimed-kong": "a kong claimed from a discard", "added-kong": "a kong added to a pong",
-    "concealed-kong": "a concealed kong", "cat-mouse": "the cat and the mouse",
-    "rooster-centipede": "the rooster and the centipede",
-    "own-flower-season": "their own flower and season", "four-animals": "all four animals",
-    "four-flowers": "all four flowers", "four-seasons": "all four seasons",
-}
-BAO_NAMES = {
-    "third-dragon": "fed the third dragon set", "fourth-wind": "fed the fourth wind set",
-    "exposed-limit": "fed a set that took the hand to the limit",
-    "exposed-limit-pong": "fed a set that took the hand to the limit",
-    "full-colour": "fed a full-colour hand showing three sets", "fresh-tile":
-    "threw a fresh tile late in the hand",
-}
 
 
 def pattern_name(pid: str) -> str:

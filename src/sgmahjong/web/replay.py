@@ -34,6 +34,7 @@ from ..game import (
 )
 from ..game.wall import KIND
 from ..record import Record
+from ..render.words import BAO_NAMES, CONTEXT_NAMES, DRAWN_WHY, PAYOUT_NAMES
 from ..rules import Ruleset
 from ..tiles import Seat, Tile, format_tiles
 from .protocol import hand_summary
@@ -44,18 +45,6 @@ WINDS = ("East", "South", "West", "North")
 # bonus tiles and their replacements before East's first choice are the deal.
 _DECISIONS = (Discarded, Claimed, KongDeclared, Won, HandDrawn)
 
-_PAYOUTS = {
-    "claimed-kong": "a claimed kong", "added-kong": "an added kong",
-    "concealed-kong": "a concealed kong", "cat-mouse": "the cat and the mouse",
-    "rooster-centipede": "the rooster and the centipede",
-    "own-flower-season": "their own flower and season", "four-animals": "all four animals",
-    "four-flowers": "all four flowers", "four-seasons": "all four seasons",
-}
-_DRAWN = {"wall": "the wall ran out", "replacement": "no replacement tile was left",
-          "final-tile": "nobody won on the final tile"}
-_CONTEXT = {"replacement": "on a replacement tile", "last-tile": "on the last tile",
-            "robbing-kong": "robbing a kong", "robbing-eighth": "robbing the eighth flower",
-            "heavenly": "heavenly hand", "earthly": "earthly hand"}
 
 
 def describe(e: Event) -> str:
@@ -80,18 +69,19 @@ def describe(e: Event) -> str:
         return f"{who} passes on {e.tile.text}"
     if isinstance(e, InstantPayout):
         return (f"{who} collects {e.amount} from each player for "
-                f"{_PAYOUTS.get(e.reason, e.reason)}")
+                f"{PAYOUT_NAMES.get(e.reason, e.reason)}")
     if isinstance(e, BaoIncurred):
-        return f"{who} is liable (Bao: {e.case}) for {WINDS[e.winner]}'s win"
+        return (f"{who} {BAO_NAMES.get(e.case, e.case)}: liable (Bao) for "
+                f"{WINDS[e.winner]}'s win")
     if isinstance(e, Won):
         how = "self-drawn" if e.discarder is None else f"from {WINDS[e.discarder]}"
-        extra = "".join(f", {_CONTEXT.get(c, c)}" for c in e.context)
+        extra = "".join(f", {CONTEXT_NAMES.get(c, c)}" for c in e.context)
         tai = f"{e.tai} tai" if e.tai != 1 else "1 tai"
         return f"{who} wins on {e.tile.text}: {tai} ({how}{extra})"
     if isinstance(e, Settled):
         return f"{who} collects {e.deltas[e.seat]} points"
     if isinstance(e, HandDrawn):
-        return f"The hand is drawn: {_DRAWN.get(e.reason, e.reason)}"
+        return f"The hand is drawn: {DRAWN_WHY.get(e.reason, e.reason)}"
     return e.TYPE
 
 

@@ -477,22 +477,27 @@
   function ladderNote(l) {
     return l && S.player === 0 && window.sgmjLadder ? window.sgmjLadder.award(l) : null;
   }
-  function handEnd(h, ladder) {
-    const title = h.wins.length ? h.wins.map((w) => `${w.name} wins`).join(", ") :
-      `Drawn hand (${h.drawn})`;
-    const kids = [el("h2", { "data-testid": "hand-end" }, `Hand ${h.number + 1}: ${title}`)];
+  // A hand's result: who won with what, where the tai came from, who paid. The replay
+  // page draws its hand ends with this too.
+  function handResult(h, nameOf, title) {
+    const kids = [el("h2", { "data-testid": "hand-end" }, title + (h.wins.length ?
+      h.wins.map((w) => `${w.name} wins`).join(", ") : `Drawn hand (${h.drawn})`))];
     for (const w of h.wins) {
       kids.push(el("p", {}, `${w.name} won on `, tileSvg(w.tile),
-        w.self_drawn ? " self-drawn." : ` from ${playerName(w.discarder)}.`));
+        w.self_drawn ? " self-drawn." : ` from ${nameOf(w.discarder)}.`));
       const rows = w.patterns.map((p) => el("tr", {}, el("td", {}, p.name + (p.count > 1 ? ` ×${p.count}` : "")), el("td", { class: "num" }, `${p.tai} tai`)));
       rows.push(el("tr", {}, el("th", {}, "Total" + (w.raw_tai !== w.tai ? ` (${w.raw_tai} before the cap)` : "")), el("th", { class: "num" }, `${w.tai} tai`)));
       kids.push(el("table", { "data-testid": "tai-breakdown" }, rows));
     }
     if (h.payments.length) {
       kids.push(el("h3", {}, "Payments"), el("ul", {}, h.payments.map((p) => el("li", {},
-        p.payer === null ? `${playerName(p.payee)} scores ${p.amount} (${p.why})` :
-          `${playerName(p.payer)} pays ${playerName(p.payee)} ${p.amount} (${p.why})`))));
+        p.payer === null ? `${nameOf(p.payee)} scores ${p.amount} (${p.why})` :
+          `${nameOf(p.payer)} pays ${nameOf(p.payee)} ${p.amount} (${p.why})`))));
     }
+    return kids;
+  }
+  function handEnd(h, ladder) {
+    const kids = handResult(h, playerName, `Hand ${h.number + 1}: `);
     kids.push(scoreTable(h.scores, h.deltas));
     kids.push(ladderNote(ladder));
     kids.push(el("button", { type: "button", class: "primary", "data-testid": "next-hand", onclick: () => { $("overlay").hidden = true; send({ type: "ready" }); } }, "Next hand"));
@@ -552,7 +557,7 @@
   // ------------------------------------------------------------------ start
   setMute(S.muted);
   // replay.js and ladder.js draw with the same helpers (one tile rendering for the page)
-  window.sgmjUI = { el, tileSvg, tilesRow, parseTiles, tileName, api, seatKey, status, WINDS };
+  window.sgmjUI = { el, tileSvg, tilesRow, parseTiles, tileName, api, seatKey, status, WINDS, handResult };
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,40})\/?$/);
   const isReplay = /^\/t\/[A-Za-z0-9_-]{1,40}\/replay\/?$/.test(location.pathname);
   if (m) tablePage(m[1]); else if (!isReplay) lobby();   // replay.js takes /t/<id>/replay

@@ -5,7 +5,7 @@
 (() => {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,40})\/replay\/?$/);
   if (!m) return;
-  const { el, tileSvg, tilesRow, parseTiles, api, status, WINDS } = window.sgmjUI;
+  const { el, tileSvg, tilesRow, parseTiles, api, status, WINDS, handResult } = window.sgmjUI;
   const $ = (id) => document.getElementById(id);
   const R = { id: m[1], index: null, hands: {}, hand: 0, step: 0, loading: false };
   window.sgmjReplay = R;   // for browser tests: the replay's state, read-only by convention
@@ -77,20 +77,7 @@
   function summary(h) {
     const sum = h.summary;
     const name = (p) => (p === null || p === undefined ? "nobody" : R.index.players[p]);
-    const kids = [el("h2", {}, sum.wins.length ? sum.wins.map((w) => `${w.name} wins`).join(", ") :
-      `Drawn hand (${sum.drawn})`)];
-    for (const w of sum.wins) {
-      kids.push(el("p", {}, `${w.name} won on `, tileSvg(w.tile),
-        w.self_drawn ? " self-drawn." : ` from ${name(w.discarder)}.`));
-      const rows = w.patterns.map((p) => el("tr", {}, el("td", {}, p.name + (p.count > 1 ? ` ×${p.count}` : "")), el("td", { class: "num" }, `${p.tai} tai`)));
-      rows.push(el("tr", {}, el("th", {}, "Total" + (w.raw_tai !== w.tai ? ` (${w.raw_tai} before the cap)` : "")), el("th", { class: "num" }, `${w.tai} tai`)));
-      kids.push(el("table", { "data-testid": "tai-breakdown" }, rows));
-    }
-    if (sum.payments.length) {
-      kids.push(el("h3", {}, "Payments"), el("ul", {}, sum.payments.map((p) => el("li", {},
-        p.payer === null ? `${name(p.payee)} scores ${p.amount} (${p.why})` :
-          `${name(p.payer)} pays ${name(p.payee)} ${p.amount} (${p.why})`))));
-    }
+    const kids = handResult(sum, name, "");
     kids.push(el("table", { "data-testid": "replay-scores" }, R.index.players.map((n, p) => el("tr", {},
       el("td", {}, n), el("td", { class: "num" }, (sum.deltas[p] > 0 ? "+" : "") + sum.deltas[p]),
       el("td", { class: "num" }, sum.scores[p])))));
