@@ -259,3 +259,32 @@ async def test_every_game_is_saved_as_a_record(table_app: Callable[..., PlayApp]
 
     assert main(["replay", str(files[0])]) == 0
     assert "wins" in capsys.readouterr().out
+
+
+def _visible_tiles(app: PlayApp) -> int:
+    """How many of the hand's tiles a person can see (and click) on the screen."""
+    from sgmahjong.tui.widgets import TileWidget
+    seen = 0
+    for w in app.screen.query(TileWidget):
+        if not w.display or w.region.width == 0:
+            continue
+        x, y = w.region.x + w.region.width // 2, w.region.y + w.region.height // 2
+        if 0 <= x < app.size.width and 0 <= y < app.size.height:
+            hit, _ = app.screen.get_widget_at(x, y)
+            if hit is w or w in hit.ancestors:
+                seen += 1
+    return seen
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_a_narrow_terminal_shows_the_whole_hand_with_the_hints_open(
+        table_app: Callable[..., PlayApp], size: tuple[int, int]) -> None:
+    app = table_app(READY)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert _visible_tiles(app) == 14          # East's 14 tiles, hints hidden at first
+        await pilot.press("h")
+        await pilot.pause()
+        assert not app.screen.query_one("#hints").has_class("hidden")
+        assert "Throw" in text_of(app, "#hints")
+        assert _visible_tiles(app) == 14

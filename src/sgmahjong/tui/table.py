@@ -52,6 +52,10 @@ def action_label(a: Action) -> str:
     return type(a).__name__
 
 
+NARROW = 110
+"""Terminals narrower than this show the hints under the board, not beside it."""
+
+
 class TableScreen(Screen[None]):
     """Play the match: one screen for every hand."""
 
@@ -72,6 +76,9 @@ class TableScreen(Screen[None]):
     #message { height: auto; min-height: 1; }
     #hints { width: 38; border: round $success; padding: 0 1; height: 1fr; }
     #hints.hidden { display: none; }
+    /* a narrow terminal has no room beside a 14-tile hand: the hints go under the board */
+    #main.narrow { layout: vertical; }
+    #main.narrow #hints { width: 1fr; height: auto; max-height: 8; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -134,8 +141,12 @@ class TableScreen(Screen[None]):
             yield Static(id="hints", classes="" if self.session.config.hints else "hidden")
         yield Footer()
 
+    def on_resize(self) -> None:
+        self.query_one("#main").set_class(self.app.size.width < NARROW, "narrow")
+
     def on_mount(self) -> None:
-        if self.session.config.hints and self.app.size.width < 110:
+        self.on_resize()
+        if self.session.config.hints and self.app.size.width < NARROW:
             self.query_one("#hints", Static).add_class("hidden")
             self.notify("The terminal is narrow, so the hints start hidden: press H to show "
                         "them.", timeout=6)
@@ -513,6 +524,9 @@ class TableScreen(Screen[None]):
     def action_toggle_hints(self) -> None:
         self.query_one("#hints", Static).toggle_class("hidden")
         self.refresh_table()
+        if self.query_one("#main").has_class("narrow"):
+            # the panel takes rows from the board: keep the player's own hand in sight
+            self.call_after_refresh(self.query_one("#me").scroll_visible, animate=False)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
