@@ -50,14 +50,23 @@ def keep_value(view: PlayerView, counts: Sequence[int], tile: int) -> int:
     return value + (3 if 2 <= num <= 6 else 2 if num in (1, 7) else 1)
 
 
-# keep_value's per-kind constants, read once: the neighbours two below, one below, one above
-# and two above (``_NONE``, always counted 0, where the suit ends) and the rank bonus.
-_NONE = 46
-_NEAR = tuple(
-    (t - 2 if t % 9 >= 2 else _NONE, t - 1 if t % 9 >= 1 else _NONE,
-     t + 1 if t % 9 <= 7 else _NONE, t + 2 if t % 9 <= 6 else _NONE,
-     3 if 2 <= t % 9 <= 6 else 2 if t % 9 in (1, 7) else 1)
-    for t in range(27))
+# keep_value's suited part as tables. A hand's suited kinds are bits of one integer, each
+# suit nine bits with two empty bits either side, so the five bits from two below a tile
+# to two above it (a ``pattern``) say which neighbours are held; ``_NEAR_VALUE[t][pattern]``
+# is what those neighbours and the tile's rank add to its value.
+_BIT = tuple(1 << (t // 9 * 13 + t % 9 + 2) if t < 27 else 0 for t in range(47))
+_SHIFT = tuple(t // 9 * 13 + t % 9 for t in range(27))
+
+
+def _near_value(num: int, pattern: int) -> int:
+    m2, m1, p1, p2 = (pattern & 1, pattern >> 1 & 1, pattern >> 3 & 1, pattern >> 4 & 1)
+    value = 4 * (m1 + p1) + 2 * (m2 + p2) + (3 if 2 <= num <= 6 else 2 if num in (1, 7) else 1)
+    if (m2 and m1) or (m1 and p1) or (p1 and p2):
+        value += 8                                   # part of a complete chow
+    return value
+
+
+_NEAR_VALUE = tuple(tuple(_near_value(t % 9, p) for p in range(32)) for t in range(27))
 
 
 class GreedyAgent:
@@ -71,11 +80,11 @@ class GreedyAgent:
         first_discard = -1
         fallback: Action | None = None
         for i, a in enumerate(legal):
-            if isinstance(a, Win):
-                return a
-            if isinstance(a, Discard):
+            if isinstance(a, Discard):  # the usual action: tested first
                 if first_discard < 0:
                     first_discard = i
+            elif isinstance(a, Win):
+                return a
             elif fallback is None and self._wants(view, a):
                 fallback = a
         if fallback is not None:
@@ -90,8 +99,10 @@ class GreedyAgent:
         ``min(..., key=lambda t: (keep_value(view, counts, t), -t))`` over the discards, in
         one pass over the legal list (the action returned is the list's own object)."""
         counts = [0] * 47
+        held = 0
         for t in view.concealed:
             counts[t] += 1
+            held |= _BIT[t]
         seen = view.seen
         own, rnd = 27 + view.seat, 27 + view.round_wind
         best: Action | None = None
@@ -109,14 +120,7 @@ class GreedyAgent:
                     s = seen[t]
                     v += (2 if t >= 31 or t in (own, rnd) else 0) - (s if s < 2 else 2)
             else:
-                m2, m1, p1, p2, rank = _NEAR[t]
-                m2 = counts[m2] > 0
-                m1 = counts[m1] > 0
-                p1 = counts[p1] > 0
-                p2 = counts[p2] > 0
-                v += 4 * (m1 + p1) + 2 * (m2 + p2) + rank
-                if (m2 and m1) or (m1 and p1) or (p1 and p2):
-                    v += 8
+                v += _NEAR_VALUE[t][held >> _SHIFT[t] & 31]
             if best is None or v < best_v or (v == best_v and t > best_t):
                 best, best_v, best_t = a, v, t
         assert best is not None

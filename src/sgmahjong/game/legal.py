@@ -85,13 +85,17 @@ def _turn(v: PlayerView) -> list[Action]:
         r = win_score(v, v.last_drawn, "self")
         if r is not None and r.winning:
             out.append(_WIN)
-    out.extend(_CONCEALED_KONG[k] for k in kinds if counts[k] == 4)
-    out.extend(_ADDED_KONG[m.tile] for m in melds
-               if m.kind is MeldKind.PONG and counts[m.tile])
+    if 4 in counts:
+        out.extend(_CONCEALED_KONG[k] for k in kinds if counts[k] == 4)
+    if melds:
+        out.extend(_ADDED_KONG[m.tile] for m in melds
+                   if m.kind is MeldKind.PONG and counts[m.tile])
     if _no_discard(v):
         out.append(_PASS)
+    elif out:
+        out += [_DISCARD[k] for k in kinds]
     else:
-        out.extend(_DISCARD[k] for k in kinds)
+        return [_DISCARD[k] for k in kinds]
     return out
 
 

@@ -34,7 +34,7 @@ from .payouts import bonus_payouts, kong_payout
 from .state import Phase, StateError, TableState
 from .view import view
 from .wall import KIND
-from .winning import EIGHT, _auto_candidate, win_score
+from .winning import EIGHT, _auto_candidate, shape_free_autos, win_score
 
 Decisions = dict[Seat, list[Action]]
 
@@ -82,8 +82,7 @@ def _may_use(state: TableState, seat: Seat) -> bool:
         return True
     # An automatic Big Three Dragons / Big Four Winds needs no regular shape; the tile itself
     # (held at most once) cannot make a new set of three, so the test does not depend on it.
-    autos = state.rules.scoring.automatic_wins
-    return ("big-three-dragons" in autos or "big-four-winds" in autos) and _auto_candidate(
+    return shape_free_autos(state.rules.scoring.automatic_wins) and _auto_candidate(
         c, s.melds, state.rules)
 
 
@@ -161,7 +160,10 @@ def _eight_flowers(state: TableState, seat: Seat) -> list[Event]:
     """The automatic Eight Flowers win, once the holder of all eight holds 13 playable tiles."""
     rules = state.rules
     s = state.seats[seat]
-    if "eight-flowers" not in rules.scoring.automatic_wins or s.size != 13:
+    # len(bonus) first: it rules out nearly every call (the deal asks for each seat at
+    # each step), and ``size`` counts the hand.
+    if (len(s.bonus) < 8 or "eight-flowers" not in rules.scoring.automatic_wins
+            or s.size != 13):
         return []
     eighth = [i for i in s.bonus if KIND[i] in EIGHT]
     if len(eighth) < 8:

@@ -127,6 +127,23 @@ class Tiles:
         self._counts: list[int] | None = None
         self._waits: frozenset[int] | None = None
 
+    def moved(self, ids: tuple[int, ...], kinds: tuple[Tile, ...], kind: Tile,
+              delta: int) -> Tiles:
+        """These tiles after one copy of ``kind`` came in (``delta`` 1) or went out (-1):
+        ``ids`` and ``kinds`` as they are now. The counts follow by one step instead of a
+        recount (a draw and a discard at every turn); the waits are found again."""
+        new = Tiles.__new__(Tiles)
+        new.ids = ids
+        new.melds = self.melds
+        new.kinds = kinds
+        c = self._counts
+        if c is not None:
+            c = c.copy()
+            c[kind] += delta
+        new._counts = c
+        new._waits = None
+        return new
+
     @property
     def counts(self) -> list[int]:
         c = self._counts
@@ -203,6 +220,22 @@ def _take(ids: tuple[int, ...], kind: Tile, what: str) -> tuple[int, tuple[int, 
     raise StateError(f"{what} holds no {kind.text}")
 
 
+def _find(ids: tuple[int, ...], kind: Tile, seat: Seat) -> int:
+    """Where :func:`_take` would take ``kind`` from ``seat``'s concealed ``ids``."""
+    for pos in range(len(ids) - 1, -1, -1):
+        if KIND[ids[pos]] == kind:
+            return pos
+    raise StateError(f"{seat.name}'s hand holds no {kind.text}")
+
+
+def _current_tiles(seat: SeatState) -> Tiles | None:
+    """The seat's :class:`Tiles` if already read for its present tiles (else None)."""
+    d = seat._tiles
+    if d is not None and d.ids is seat.concealed and d.melds is seat.melds:
+        return d
+    return None
+
+
 def _hand_started(s: TableState, e: HandStarted) -> None:
     if s.phase is not Phase.START:
         raise StateError("a hand can only start on an empty table")
@@ -237,7 +270,11 @@ def _drew(s: TableState, e: Drew) -> None:
         raise StateError(f"{e.seat.name} cannot draw {e.tile.text} now: it is not the next tile")
     i = w.take(e.replacement)
     seat = s.seats[e.seat]
-    seat.concealed = (*seat.concealed, i)
+    old = _current_tiles(seat)
+    seat.concealed = ids = (*seat.concealed, i)
+    if old is not None:
+        k = KIND[i]
+        seat._tiles = old.moved(ids, (*old.kinds, k), k, 1)
     seat.last_drawn = i
     seat.passed = frozenset()
     seat.blocked = None
@@ -271,7 +308,13 @@ def _discarded(s: TableState, e: Discarded) -> None:
     if s.phase is not Phase.TURN or e.seat != s.turn:
         raise StateError(f"{e.seat.name} cannot discard now")
     seat = s.seats[e.seat]
-    i, seat.concealed = _take(seat.concealed, e.tile, f"{e.seat.name}'s hand")
+    held = seat.concealed
+    pos = _find(held, e.tile, e.seat)
+    i = held[pos]
+    old = _current_tiles(seat)
+    seat.concealed = ids = held[:pos] + held[pos + 1:]
+    if old is not None:
+        seat._tiles = old.moved(ids, old.kinds[:pos] + old.kinds[pos + 1:], e.tile, -1)
     seat.discards = (*seat.discards, i)
     seat.blocked = e.tile
     seat.last_drawn = None

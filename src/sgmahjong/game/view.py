@@ -8,6 +8,7 @@ never another seat's concealed tiles or the order of the wall.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..hand import Hand
 from ..rules.model import Ruleset
@@ -66,6 +67,17 @@ class PlayerView:
                     tuple(m.meld for m in me.melds), me.bonus)
 
 
+class _Unfrozen:
+    """:class:`PlayerView`'s slot layout without its frozen ``__setattr__``. A view is filled
+    in here and then given its class (CPython allows that between classes with the same
+    slots): a frozen dataclass's ``__init__`` sets each of the 21 fields through
+    ``object.__setattr__``, and a view is built at nearly every decision, so this is several
+    times faster. The result is an ordinary, frozen :class:`PlayerView` (a test checks it
+    equals one built by the constructor)."""
+
+    __slots__ = PlayerView.__slots__
+
+
 def _kinds(ids: tuple[int, ...]) -> tuple[Tile, ...]:
     return tuple(map(KIND.__getitem__, ids))
 
@@ -77,12 +89,13 @@ class _Cache:
     __slots__ = ("seats", "seen", "views")
 
     def __init__(self, state: TableState) -> None:
-        self.seats = tuple(_seat_view(state, seat) for seat in _SEATS)
+        self.seats = (_seat_view(state, _EAST), _seat_view(state, _SOUTH),
+                      _seat_view(state, _WEST), _seat_view(state, _NORTH))
         self.seen = state.seen
         self.views: list[PlayerView | None] = [None, None, None, None]
 
 
-_SEATS = tuple(Seat)
+_EAST, _SOUTH, _WEST, _NORTH = tuple(Seat)
 
 
 def _seat_view(state: TableState, seat: Seat) -> SeatView:
@@ -133,18 +146,32 @@ def view(state: TableState, seat: Seat) -> PlayerView:
     own = state.seats[seat]
     w = state.wall
     drawn = own.last_drawn
-    v = cache.views[seat] = PlayerView(
-        seat=seat, rules=state.rules, round_wind=state.round_wind,
-        hand_number=state.hand_number, phase=state.phase, turn=state.turn,
-        window_tile=None if state.window_tile is None else KIND[state.window_tile],
-        concealed=own.tiles.kinds,
-        last_drawn=None if drawn is None else KIND[drawn],
-        passed=own.passed, blocked=own.blocked, must_discard=own.must_discard,
-        seats=cache.seats,
-        wall_remaining=w.remaining if w else 0, live_remaining=w.live_remaining if w else 0,
-        replacements_remaining=w.replacements_remaining if w else 0,
-        draw_replacement=state.draw_replacement, draw_final=state.draw_final,
-        discard_count=state.discard_count, sets_declared=state.sets_declared,
-        seen=cache.seen,
-    )
-    return v
+    wt = state.window_tile
+    u: Any = _Unfrozen()
+    u.seat = seat
+    u.rules = state.rules
+    u.round_wind = state.round_wind
+    u.hand_number = state.hand_number
+    u.phase = state.phase
+    u.turn = state.turn
+    u.window_tile = None if wt is None else KIND[wt]
+    u.concealed = own.tiles.kinds
+    u.last_drawn = None if drawn is None else KIND[drawn]
+    u.passed = own.passed
+    u.blocked = own.blocked
+    u.must_discard = own.must_discard
+    u.seats = cache.seats
+    if w is None:
+        u.wall_remaining = u.live_remaining = u.replacements_remaining = 0
+    else:
+        u.wall_remaining = w.remaining
+        u.live_remaining = w.live_remaining
+        u.replacements_remaining = w.replacements_remaining
+    u.draw_replacement = state.draw_replacement
+    u.draw_final = state.draw_final
+    u.discard_count = state.discard_count
+    u.sets_declared = state.sets_declared
+    u.seen = cache.seen
+    u.__class__ = PlayerView
+    cache.views[seat] = u
+    return u

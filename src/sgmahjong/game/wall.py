@@ -59,10 +59,18 @@ def wall_from_kinds(kinds: Sequence[Tile]) -> tuple[int, ...]:
     counts = [0] * NUM_KINDS
     for k in kinds:
         counts[k] += 1
-    for k in range(NUM_KINDS):
-        if counts[k] != copies_in_set(Tile(k)):
-            raise WallError(f"a wall holds {copies_in_set(Tile(k))} of {Tile(k).text}, "
-                            f"this one holds {counts[k]}")
+    if counts != _SET_COUNTS:
+        k = next(k for k in range(NUM_KINDS) if counts[k] != _SET_COUNTS[k])
+        raise WallError(f"a wall holds {_SET_COUNTS[k]} of {Tile(k).text}, "
+                        f"this one holds {counts[k]}")
+    return canonical_kinds(kinds)
+
+
+_SET_COUNTS = [copies_in_set(Tile(k)) for k in range(NUM_KINDS)]
+
+
+def canonical_kinds(kinds: Iterable[Tile]) -> tuple[int, ...]:
+    """The canonical ids of a wall given as its kinds (each kind's copies in id order)."""
     nxt = list(FIRST_ID)
     out = []
     for k in kinds:
@@ -128,7 +136,12 @@ class WallState:
         return self.live_remaining
 
     def can_draw(self, replacement: bool) -> bool:
-        return (self.replacements_remaining if replacement else self.live_remaining) > 0
+        # The properties' tests, written out: called for every draw, twice.
+        if self.dead_wall:
+            if replacement:
+                return self.back > NUM_TILES - self.end_tiles
+            return self.front < NUM_TILES - self.end_tiles
+        return self.back - self.front > self.end_tiles
 
     def peek(self, replacement: bool) -> int:
         """The id the next draw of that kind would take (check :meth:`can_draw` first)."""

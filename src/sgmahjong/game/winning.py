@@ -8,6 +8,7 @@ and a check for the preset's automatic wins) is the cheap test before :func:`sco
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from ..analysis.decompose import is_complete
 from ..hand import Hand
@@ -35,6 +36,14 @@ def _auto_candidate(counts: Sequence[int], melds: Sequence[DeclaredSet] | Sequen
     return False
 
 
+@cache
+def shape_free_autos(autos: tuple[str, ...]) -> bool:
+    """Whether these automatic wins include one without the regular shape (Big Three
+    Dragons, Big Four Winds), for which :func:`_auto_candidate` must look (read once per
+    rule set: asked at every turn)."""
+    return "big-three-dragons" in autos or "big-four-winds" in autos
+
+
 def could_win(concealed: Sequence[Tile], melds: Sequence[Meld], bonus: Sequence[Tile],
               tile: Tile, rules: Ruleset) -> bool:
     """The cheap test before scoring: the tiles (``tile`` already among ``concealed`` or
@@ -49,7 +58,7 @@ def could_win_counts(counts: list[int], melds: Sequence[DeclaredSet] | Sequence[
                      rules: Ruleset) -> bool:
     """:func:`could_win` on 34-kind counts (winning tile included) and the declared sets."""
     return is_complete(counts, melds) or (
-        bool(rules.scoring.automatic_wins) and _auto_candidate(counts, melds, rules))
+        shape_free_autos(rules.scoring.automatic_wins) and _auto_candidate(counts, melds, rules))
 
 
 def win_score(v: PlayerView, tile: Tile, source: str) -> ScoreResult | None:

@@ -1,0 +1,77 @@
+"""The engine's shortcuts give what the plain definitions give, on random games under every
+preset: a view filled in without the frozen constructor equals the one the constructor
+builds (and is just as frozen), and a seat's tile counts carried from draw to discard equal
+a recount."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from sgmahjong.game import Game, TableState, Win, apply, view
+from sgmahjong.game.legal import legal_actions
+from sgmahjong.game.state import Tiles
+from sgmahjong.game.view import PlayerView, public_seats
+from sgmahjong.game.wall import KIND
+from sgmahjong.rules import PRESETS, load_rules
+from sgmahjong.tiles import NUM_KINDS, Seat
+
+
+def constructed_view(state: TableState, seat: Seat) -> PlayerView:
+    """The view as the dataclass constructor builds it, from the same state."""
+    own = state.seats[seat]
+    w = state.wall
+    return PlayerView(
+        seat=seat, rules=state.rules, round_wind=state.round_wind,
+        hand_number=state.hand_number, phase=state.phase, turn=state.turn,
+        window_tile=None if state.window_tile is None else KIND[state.window_tile],
+        concealed=tuple(KIND[i] for i in own.concealed),
+        last_drawn=None if own.last_drawn is None else KIND[own.last_drawn],
+        passed=own.passed, blocked=own.blocked, must_discard=own.must_discard,
+        seats=public_seats(state),
+        wall_remaining=w.remaining if w else 0, live_remaining=w.live_remaining if w else 0,
+        replacements_remaining=w.replacements_remaining if w else 0,
+        draw_replacement=state.draw_replacement, draw_final=state.draw_final,
+        discard_count=state.discard_count, sets_declared=state.sets_declared,
+        seen=state.seen)
+
+
+def check(state: TableState) -> None:
+    for seat in Seat:
+        s = state.seats[seat]
+        fresh = Tiles(s.concealed, s.melds)
+        counts = [0] * NUM_KINDS
+        for i in s.concealed:
+            counts[KIND[i]] += 1
+        assert s.tiles.kinds == fresh.kinds
+        assert s.tiles.counts == counts
+        assert s.tiles.waits() == fresh.waits()
+        v = view(state, seat)
+        ref = constructed_view(state, seat)
+        assert type(v) is PlayerView
+        assert v == ref
+        assert repr(v) == repr(ref)
+        assert legal_actions(v) == legal_actions(ref)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            v.seat = seat  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_shortcuts_match_the_plain_definitions(preset: str) -> None:
+    rules = load_rules(preset)
+    for seed in range(4):
+        rng = random.Random(seed)
+        game = Game.new(rules, seed=seed)
+        while not game.ended:
+            for seat in sorted(game.waiting_for()):
+                legal = game.legal_actions(seat)
+                wins = [a for a in legal if isinstance(a, Win)]
+                game.submit(seat, wins[0] if wins and rng.random() < 0.5 else rng.choice(legal))
+            check(game.state)
+        # Event by event: the counts are carried through every draw and discard.
+        state = TableState.empty(rules)
+        for e in game.events:
+            apply(state, e)
+            check(state)
