@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import socket
+
+from ..errors import SgmahjongError
 
 EPILOG = """\
 examples:
@@ -25,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on "
                                                        "(default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
     p.add_argument("--database-url", metavar="URL",
                    default=os.environ.get("SGMAHJONG_DATABASE_URL"),
                    help="SQLAlchemy database URL (default: $SGMAHJONG_DATABASE_URL, else "
@@ -66,17 +70,60 @@ def run(args: argparse.Namespace) -> int:
                        turn_limit=max(0.0, args.turn_limit),
                        next_hand_delay=args.next_hand_delay, allow_seed=args.allow_seed,
                        allowed_origins=tuple(args.allow_origin))
-    store = TableStore(url)   # created on first run
-    app = create_app(config, store)
-    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    print(f"sgmahjong: the web table is at http://{shown}:{args.port}/ (Ctrl-C stops it)")
-    print(f"sgmahjong: tables are kept in {_safe(url)}", flush=True)
+    # Take the port before saying where the table is: a port in use is one clear error,
+    # not an address printed for a server that never starts.
+    sock = listen(args.host, args.port)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                    ws_max_size=64 * 1024)
+        store = TableStore(url)   # created on first run
+    except BaseException:
+        sock.close()
+        raise
+    app = create_app(config, store)
+    port = sock.getsockname()[1]
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    print(f"sgmahjong: the web table is at http://{shown}:{port}/ (Ctrl-C stops it)")
+    print(f"sgmahjong: tables are kept in {_safe(url)}", flush=True)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024))
+    try:
+        server.run(sockets=[sock])
     finally:
+        sock.close()
         store.close()
     return 0
+
+
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free port) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {port}")
+    return port
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``, or a SgmahjongError that says why not."""
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as exc:
+        raise SgmahjongError(f"cannot listen on {host!r}: {exc.strerror}") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        why = ("the port is in use (is another server running? try --port)"
+               if exc.errno == errno.EADDRINUSE else exc.strerror or str(exc))
+        raise SgmahjongError(f"cannot listen on {host}:{port}: {why}") from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def _safe(url: str) -> str:
