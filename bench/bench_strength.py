@@ -3,9 +3,13 @@
 Every table of four players (all 4-player subsets of the field) plays each wall four
 times, the players rotated through the seats, so every player meets every wall from every
 seat. Prints mean points per hand with a 95% confidence interval (clustered by wall, since
-the duplicate deals of one wall are not independent) and the win rate.
+the duplicate deals of one wall are not independent), the win rate and the deal-in rate
+(hands in which the player's discard, or robbed kong, was won on). ``--players`` picks the
+field (at least four names: levels or baselines); ``--pair a,b`` also prints the mean
+difference a - b in points per hand, with its interval, over the walls.
 
     python bench/bench_strength.py --walls 40 --procs 2
+    python bench/bench_strength.py --walls 400 --players fox,owl,hedgehog,greedy --pair owl,fox
 """
 
 from __future__ import annotations
@@ -36,11 +40,14 @@ def field(names: Sequence[str]) -> dict[str, PlayerFactory]:
     return players
 
 
-def play_wall(args: tuple[str, int, tuple[str, ...]]) -> dict[str, list[tuple[int, int]]]:
-    """Play one wall at every table in every rotation: name -> [(points, won)]."""
+Row = tuple[int, int, int]   # points, won, dealt in
+
+
+def play_wall(args: tuple[str, int, tuple[str, ...]]) -> dict[str, list[Row]]:
+    """Play one wall at every table in every rotation: name -> [(points, won, dealt in)]."""
     rules, wall_seed, names = args
     players = field(names)
-    out: dict[str, list[tuple[int, int]]] = {n: [] for n in names}
+    out: dict[str, list[Row]] = {n: [] for n in names}
     for table in itertools.combinations(names, 4):
         for rot in range(4):
             seated = [table[(s + rot) % 4] for s in range(4)]
@@ -54,8 +61,10 @@ def play_wall(args: tuple[str, int, tuple[str, ...]]) -> dict[str, list[tuple[in
                     g.submit(seat, act(g.view(seat), g.legal_actions(seat)))
             outcome = g.outcome()
             assert outcome is not None
+            fed = {w.discarder for w in outcome.wins}
             for seat in Seat:
-                out[seated[seat]].append((outcome.deltas[seat], int(seat in outcome.winners)))
+                out[seated[seat]].append((outcome.deltas[seat], int(seat in outcome.winners),
+                                          int(seat in fed)))
     return out
 
 
@@ -66,32 +75,49 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--players", default="snail,rabbit,hedgehog,fox,owl,greedy")
+    ap.add_argument("--pair", default="", help="two players a,b: print the mean of a - b")
     opts = ap.parse_args()
     names = tuple(opts.players.split(","))
+    if len(names) < 4 or len(set(names)) != len(names):
+        ap.error("--players needs at least four different names")
+    pair = tuple(opts.pair.split(",")) if opts.pair else ()
+    if pair and (len(pair) != 2 or not set(pair) <= set(names)):
+        ap.error("--pair needs two players of the field")
     jobs = [(opts.rules, derive_seed(opts.seed, i), names) for i in range(opts.walls)]
     t0 = time.perf_counter()
     per_wall: dict[str, list[float]] = {n: [] for n in names}
     all_points: dict[str, list[int]] = {n: [] for n in names}
     wins: dict[str, int] = dict.fromkeys(names, 0)
+    fed: dict[str, int] = dict.fromkeys(names, 0)
     with ProcessPoolExecutor(opts.procs) as pool:
         for res in pool.map(play_wall, jobs):
             for n, rows in res.items():
-                per_wall[n].append(sum(p for p, _ in rows) / len(rows))
-                all_points[n].extend(p for p, _ in rows)
-                wins[n] += sum(w for _, w in rows)
+                per_wall[n].append(sum(p for p, _, _ in rows) / len(rows))
+                all_points[n].extend(p for p, _, _ in rows)
+                wins[n] += sum(w for _, w, _ in rows)
+                fed[n] += sum(d for _, _, d in rows)
     hands = opts.walls * math.comb(len(names), 4) * 4
     elapsed = time.perf_counter() - t0
     print(f"{opts.rules}: {opts.walls} walls x {math.comb(len(names), 4)} tables x 4 "
           f"rotations = {hands} hands in {elapsed:.0f}s")
-    print(f"{'player':10} {'hands':>6} {'pts/hand':>9} {'95% CI':>17} {'win rate':>9}")
+    print(f"{'player':10} {'hands':>6} {'pts/hand':>9} {'95% CI':>17} {'win rate':>9} "
+          f"{'deal-in':>8}")
     for n in sorted(names, key=lambda n: sum(per_wall[n]) / len(per_wall[n])):
-        xs = per_wall[n]
-        mean = sum(xs) / len(xs)
-        sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / max(1, len(xs) - 1))
-        half = 1.96 * sd / math.sqrt(len(xs))
+        mean, half = interval(per_wall[n])
         count = len(all_points[n])
         print(f"{n:10} {count:6d} {mean:9.2f} [{mean - half:7.2f}, {mean + half:6.2f}] "
-              f"{wins[n] / count:9.1%}")
+              f"{wins[n] / count:9.1%} {fed[n] / count:8.1%}")
+    if pair:
+        a, b = pair
+        mean, half = interval([x - y for x, y in zip(per_wall[a], per_wall[b], strict=True)])
+        print(f"{a} - {b}: {mean:.2f} [{mean - half:.2f}, {mean + half:.2f}] points per hand")
+
+
+def interval(xs: Sequence[float]) -> tuple[float, float]:
+    """Mean and half-width of its 95% interval (one value per wall)."""
+    mean = sum(xs) / len(xs)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / max(1, len(xs) - 1))
+    return mean, 1.96 * sd / math.sqrt(len(xs))
 
 
 if __name__ == "__main__":

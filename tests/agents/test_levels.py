@@ -194,6 +194,21 @@ def test_owl_avoids_the_third_dragon_that_others_throw() -> None:
     assert choose(Owl(1), v) != Discard(Tile.RED)
 
 
+def test_owl_claims_a_kong_that_keeps_its_shanten() -> None:
+    # South holds a triplet of 9p and is one away (three sets, 78s, two lone honours). A
+    # kong of the discarded 9p turns the triplet into a declared set: still one away (the
+    # rule Owl claims kongs by), so the kong's instant payout and replacement draw are free.
+    # Fox claims only what lowers shanten (neither the kong nor the pong does) and passes.
+    v = view_of("999p123m456m78s2z5z", window="9p", turn=N)
+    legal = legal_actions(v)
+    assert Kong(Tile.P9, "claimed") in legal and Pong() in legal
+    opts = {type(o.action): o for o in claim_options(v, legal)}
+    assert (opts[Kong].before, opts[Kong].after) == (1, 1)
+    assert not opts[Pong].lowers
+    assert choose(Owl(1), v) == Kong(Tile.P9, "claimed")
+    assert choose(Fox(1), v) == Pass()
+
+
 def test_owl_folds_to_genbutsu_near_a_ready_looking_player() -> None:
     # North shows three sets; Owl is far from ready and throws North's own discard 5s.
     v = view_of("159m28p5s7s1z2z3z4z6z7z9p", others={N: ["pong 111p", "chow 234s",

@@ -1,21 +1,25 @@
-"""Owl: counts every tile, looks two draws ahead and plays safe near a ready-looking player."""
+"""Owl: counts every tile, looks two draws ahead, claims every free kong and plays safe near a
+ready-looking player."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..game.actions import Action, Kong
 from ..game.view import PlayerView
 from ..tiles import Tile
 from .evaluation import (
     DiscardOption,
     Situation,
     bao_dangers,
+    claim_options,
     danger,
     discard_options,
     keep_score,
     lookahead,
     ready_looking,
     ready_waits,
+    situation,
     view_plan,
 )
 from .fox import DEAD_READY, KEEP, SECURED, Fox, plan_value
@@ -29,12 +33,24 @@ class Owl(Fox):
     shanten two draws ahead (draws weighted by unseen copies; once ready, waits worth too
     few tai to win count as no help, so the lookahead sees tai as well as shanten);
     genbutsu and worn tiles preferred near a ready-looking player, most of all when its
-    own hand is far; Bao-dangerous tiles avoided."""
+    own hand is far; Bao-dangerous tiles avoided. It claims a kong on a discard whenever the
+    hand stays as close to ready: the kong is paid at once (``instant.claimed_kong`` from
+    each opponent, 6 points under ``standard``) and brings a replacement draw, while its
+    three tiles were a finished set already. Fox claims a kong only when it lowers
+    shanten, which a held triplet's kong never does."""
 
     name = "owl"
     slip = 0.0
     weights = (1.5, 4.0, 8.0)    # danger weight when ready, one away, further
     lookahead_count = LOOKAHEAD
+
+    def claim(self, view: PlayerView, claims: Sequence[Action]) -> Action:
+        kongs = [a for a in claims if isinstance(a, Kong)]
+        if kongs:
+            for opt in claim_options(view, kongs, situation(view)):
+                if opt.after <= opt.before:
+                    return opt.action
+        return super().claim(view, claims)
 
     def discard(self, view: PlayerView, tiles: list[Tile], sit: Situation) -> Tile:
         options = discard_options(sit, tiles)
