@@ -33,15 +33,22 @@ def _request(p: Player) -> dict[str, Any]:
     return p.until("request")
 
 
-def test_a_move_that_cannot_be_stored_is_refused_and_the_table_is_unchanged(
-        make_client) -> None:
+def _solo_table(make_client: Any) -> tuple[Any, Any, FlakyWrites, dict[str, Any], Player,
+                                           dict[str, Any]]:
+    """Ann against three AIs on a store whose writes can be made to fail; her first
+    request."""
     c = make_client()
     store = c.app.state.store
     flaky = FlakyWrites(store)
     t = create_table(c, ai=["greedy"] * 3)
     ann = Player(c, t["table_id"], t["token"])
     start(c, t["table_id"], t["token"])
-    req = _request(ann)
+    return c, store, flaky, t, ann, _request(ann)
+
+
+def test_a_move_that_cannot_be_stored_is_refused_and_the_table_is_unchanged(
+        make_client) -> None:
+    c, store, flaky, t, ann, req = _solo_table(make_client)
     stored_before = len(store.load_events(t["table_id"]))
 
     flaky.fail = 1
@@ -69,13 +76,7 @@ def test_a_move_that_cannot_be_stored_is_refused_and_the_table_is_unchanged(
 
 
 def test_the_ai_driver_retries_after_a_failed_write(make_client) -> None:
-    c = make_client()
-    store = c.app.state.store
-    flaky = FlakyWrites(store)
-    t = create_table(c, ai=["greedy"] * 3)
-    ann = Player(c, t["table_id"], t["token"])
-    start(c, t["table_id"], t["token"])
-    req = _request(ann)
+    c, store, flaky, t, ann, req = _solo_table(make_client)
     flaky.skip, flaky.fail = 1, 2    # Ann's move is stored; the AI's next two writes fail
     ann.send({"type": "action", "id": req["id"], "action": choose(req["legal"], req["view"])})
     # whatever failed, the table reaches Ann again, with every event stored in order
