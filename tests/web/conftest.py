@@ -13,7 +13,9 @@ import anyio
 import pytest
 from fastapi.testclient import TestClient
 
+from sgmahjong.bot.wire import view_json
 from sgmahjong.store.db import TableStore
+from sgmahjong.tiles import Seat
 from sgmahjong.web import WebConfig, create_app
 
 SEED = 20240607
@@ -175,6 +177,45 @@ class Player:
         self.closed = True
         with contextlib.suppress(Exception):
             self.cm.__exit__(None, None, None)
+
+
+def play_to(p: Player, want: Callable[[dict[str, Any]], bool],
+            limit: int = 400) -> dict[str, Any]:
+    """Answer requests with :func:`choose` (and say ready after each hand) until one for
+    which ``want(request)`` holds; return it unanswered. ``limit`` counts messages."""
+    for _ in range(limit):
+        msg = p.recv()
+        if msg["type"] == "hand-end":
+            p.send({"type": "ready"})
+        if msg["type"] != "request":
+            continue
+        if want(msg):
+            return msg
+        p.send({"type": "action", "id": msg["id"], "action": choose(msg["legal"], msg["view"])})
+    raise AssertionError("no such request came")
+
+
+def into_second_hand(client: TestClient, table_id: str,
+                     answered: int) -> Callable[[dict[str, Any]], bool]:
+    """For :func:`play_to`: a request once the first hand is over and ``answered``
+    requests have been answered."""
+    asked = iter(range(10**6))
+
+    def want(_req: dict[str, Any]) -> bool:
+        return (next(asked) >= answered
+                and client.app.state.lobby.tables[table_id].match.state.hands_played >= 1)
+    return want
+
+
+def table_state(client: TestClient, table_id: str) -> tuple[Any, ...]:
+    """Everything a restart must keep of a live table: events, match, views, who is asked
+    what, the seats and the status."""
+    rt = client.app.state.lobby.tables[table_id]
+    g = rt.game
+    return ([e.to_json() for e in rt.events], rt.match.state, rt.bankers, rt.seed,
+            [view_json(g.view(s)) for s in Seat], sorted(g.waiting_for()),
+            {s: [a.to_json() for a in g.legal_actions(s)] for s in g.waiting_for()},
+            [(s.name, s.kind, s.level, s.token_hash) for s in rt.slots], rt.status)
 
 
 def play_all(players: list[Player], **kw: Any) -> None:

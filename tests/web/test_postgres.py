@@ -23,11 +23,18 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from conftest import Player, choose, create_table, start
+from conftest import (
+    Player,
+    choose,
+    create_table,
+    into_second_hand,
+    play_to,
+    start,
+    table_state,
+)
 from sqlalchemy.pool import NullPool
 from starlette.websockets import WebSocketDisconnect
 
-from sgmahjong.bot.wire import view_json
 from sgmahjong.cli import main
 from sgmahjong.record import check_record, loads_record
 from sgmahjong.store.db import (
@@ -39,7 +46,6 @@ from sgmahjong.store.db import (
     migrate,
 )
 from sgmahjong.store.tables import SCHEMA_VERSION, game_tables, schema_version
-from sgmahjong.tiles import Seat
 
 URL_ENV = "SGMAHJONG_TEST_DATABASE_URL"
 REQUIRE_ENV = "SGMAHJONG_REQUIRE_POSTGRES"
@@ -280,15 +286,6 @@ def test_concurrent_event_inserts_keep_numbering(pg_url: str) -> None:
         store.close()
 
 
-def _snapshot(c: Any, tid: str) -> tuple[Any, ...]:
-    rt = c.app.state.lobby.tables[tid]
-    g = rt.game
-    return ([e.to_json() for e in rt.events], rt.match.state, rt.bankers, rt.seed,
-            [view_json(g.view(s)) for s in Seat], sorted(g.waiting_for()),
-            {s: [a.to_json() for a in g.legal_actions(s)] for s in g.waiting_for()},
-            [(s.name, s.kind, s.level, s.token_hash) for s in rt.slots], rt.status)
-
-
 def test_a_big_seed_match_restarts_mid_hand_identically_and_its_record_checks(
         make_client: Any) -> None:
     c = make_client()
@@ -297,26 +294,14 @@ def test_a_big_seed_match_restarts_mid_hand_identically_and_its_record_checks(
     tid = t["table_id"]
     ann = Player(c, tid, t["token"])
     start(c, tid, t["token"])
-    answered = 0
-    while True:                      # into the second hand, then hold a request
-        msg = ann.recv()
-        if msg["type"] == "hand-end":
-            ann.send({"type": "ready"})
-        if msg["type"] != "request":
-            continue
-        if c.app.state.lobby.tables[tid].match.state.hands_played >= 1 and answered >= 30:
-            held = msg
-            break
-        ann.send({"type": "action", "id": msg["id"], "action": choose(msg["legal"],
-                                                                        msg["view"])})
-        answered += 1
-    before = _snapshot(c, tid)
+    held = play_to(ann, into_second_hand(c, tid, 30), limit=20_000)   # then hold one
+    before = table_state(c, tid)
     seen = ann.last_n
     make_client.shutdown(c)
 
     c2 = make_client()
     assert c2.get(f"/api/tables/{tid}").json()["status"] == "playing"
-    assert _snapshot(c2, tid) == before
+    assert table_state(c2, tid) == before
     assert c2.app.state.lobby.tables[tid].seed == BIG_SEED
     ann2 = Player(c2, tid, t["token"], last_seen=seen)
     req = ann2.until("request")

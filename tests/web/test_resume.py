@@ -7,13 +7,21 @@ import time
 from typing import Any
 
 import pytest
-from conftest import Player, choose, create_table, join, play_all, start
+from conftest import (
+    Player,
+    choose,
+    create_table,
+    into_second_hand,
+    join,
+    play_all,
+    play_to,
+    start,
+    table_state,
+)
 
-from sgmahjong.bot.wire import view_json
 from sgmahjong.record import check_record, loads_record, redact_for
 from sgmahjong.store.db import StoreError, TableStore
 from sgmahjong.store.tables import schema_version
-from sgmahjong.tiles import Seat
 
 
 def _runtime(c, tid: str) -> Any:
@@ -83,41 +91,20 @@ def test_absent_players_turns_are_played_by_the_ai_after_the_timeout(make_client
     assert info["seats"][1]["standin"] is True
 
 
-def _state(c, tid: str) -> tuple[Any, ...]:
-    rt = _runtime(c, tid)
-    g = rt.game
-    return ([e.to_json() for e in rt.events], rt.match.state, rt.bankers,
-            [view_json(g.view(s)) for s in Seat], sorted(g.waiting_for()),
-            {s: [a.to_json() for a in g.legal_actions(s)] for s in g.waiting_for()},
-            [(s.name, s.kind, s.level) for s in rt.slots], rt.status)
-
-
 def test_restart_resumes_mid_hand_with_identical_state(make_client) -> None:
     c = make_client()
     t = create_table(c, ai=["rabbit", "hedgehog", "fox"])
     tid = t["table_id"]
     ann = Player(c, tid, t["token"])
     start(c, tid, t["token"])
-    answered = 0
-    while True:                      # play into the second hand, then hold a request
-        msg = ann.recv()
-        if msg["type"] == "hand-end":
-            ann.send({"type": "ready"})
-        if msg["type"] != "request":
-            continue
-        if _runtime(c, tid).match.state.hands_played >= 1 and answered >= 40:
-            held = msg
-            break
-        ann.send({"type": "action", "id": msg["id"], "action": choose(msg["legal"],
-                                                                        msg["view"])})
-        answered += 1
-    before = _state(c, tid)
+    held = play_to(ann, into_second_hand(c, tid, 40), limit=20_000)   # then hold one
+    before = table_state(c, tid)
     seen = ann.last_n
     make_client.shutdown(c)
 
     c2 = make_client()
     assert c2.get(f"/api/tables/{tid}").json()["status"] == "playing"
-    assert _state(c2, tid) == before
+    assert table_state(c2, tid) == before
     ann2 = Player(c2, tid, t["token"], last_seen=seen)
     req = ann2.until("request")
     assert req["legal"] == held["legal"] and req["view"] == held["view"]

@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 import pytest
-from conftest import Player, choose, create_table, join, play_all, start
+from conftest import Player, choose, create_table, join, play_all, play_to, start
 
 
 def _runtime(c, tid: str) -> Any:
@@ -17,21 +17,6 @@ def _runtime(c, tid: str) -> Any:
 def _is_claim_offer(req: dict[str, Any]) -> bool:
     types = {a["type"] for a in req["legal"]}
     return "pass" in types and "discard" not in types
-
-
-def _play_to(p: Player, want: Any, limit: int = 400) -> dict[str, Any]:
-    """Answer requests with ``choose`` until one for which ``want(request)`` holds; return it
-    unanswered."""
-    for _ in range(limit):
-        msg = p.recv()
-        if msg["type"] == "hand-end":
-            p.send({"type": "ready"})
-        if msg["type"] != "request":
-            continue
-        if want(msg):
-            return msg
-        p.send({"type": "action", "id": msg["id"], "action": choose(msg["legal"], msg["view"])})
-    raise AssertionError("no such request came")
 
 
 def _quiet(p: Player, seconds: float) -> list[dict[str, Any]]:
@@ -59,7 +44,7 @@ def test_an_unanswered_claim_offer_is_passed_after_the_window(make_client) -> No
     tid = t["table_id"]
     ann = Player(c, tid, t["token"])
     start(c, tid, t["token"])
-    offer = _play_to(ann, _is_claim_offer)
+    offer = play_to(ann, _is_claim_offer)
     asked = time.monotonic()
     assert 0 < offer["deadline_ms"] <= window * 1000
     rt = _runtime(c, tid)
@@ -108,7 +93,7 @@ def test_an_idle_turn_is_played_by_the_standin_and_the_seat_is_kept(make_client)
     info = c.get(f"/api/tables/{tid}").json()
     assert info["seats"][0]["kind"] == "human" and info["seats"][0]["standin"] is False
     # her next turn is hers again, with a fresh clock
-    nxt = _play_to(ann, lambda r: not _is_claim_offer(r))
+    nxt = play_to(ann, lambda r: not _is_claim_offer(r))
     assert 0 < nxt["deadline_ms"] <= limit * 1000
     ann.send({"type": "action", "id": nxt["id"], "action": choose(nxt["legal"], nxt["view"])})
     assert ann.until("ack")["id"] == nxt["id"]
@@ -148,7 +133,7 @@ def test_a_limit_of_zero_sends_no_deadline_and_never_acts(make_client, zero: str
         req = ann.until("request")
         assert not _is_claim_offer(req)
     else:
-        req = _play_to(ann, _is_claim_offer)
+        req = play_to(ann, _is_claim_offer)
     assert req["deadline_ms"] == 0
     rt = _runtime(c, tid)
     n = rt.n
@@ -158,7 +143,7 @@ def test_a_limit_of_zero_sends_no_deadline_and_never_acts(make_client, zero: str
     ann.send({"type": "action", "id": req["id"], "action": choose(req["legal"], req["view"])})
     assert ann.until("ack")["id"] == req["id"]
     # the other kind of decision does have its clock
-    nxt = _play_to(ann, lambda r: _is_claim_offer(r) == (zero == "turn_limit"))
+    nxt = play_to(ann, lambda r: _is_claim_offer(r) == (zero == "turn_limit"))
     assert 0 < nxt["deadline_ms"] <= 30_000
 
 
