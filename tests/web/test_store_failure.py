@@ -87,3 +87,32 @@ def test_the_ai_driver_retries_after_a_failed_write(make_client) -> None:
     numbers = [m["n"] for m in ann.log if m["type"] == "event"]
     assert numbers == sorted(set(numbers))
     assert flaky.refused == 2
+
+
+def test_when_the_log_cannot_be_read_back_either_nothing_is_played_until_it_can(
+        make_client) -> None:
+    c, store, flaky, t, ann, req = _solo_table(make_client)
+    tid = t["table_id"]
+    stored_before = len(store.load_events(tid))
+    real_load = store.load_events
+    reads = {"fail": 1}
+
+    def load(table_id: str) -> Any:
+        if reads["fail"]:
+            reads["fail"] -= 1
+            raise OSError("the database is unreachable")
+        return real_load(table_id)
+
+    store.load_events = load
+    flaky.fail = 1
+    action = choose(req["legal"], req["view"])
+    ann.send({"type": "action", "id": req["id"], "action": action})
+    assert ann.until("error")["code"] == "unsaved"
+    rt = c.app.state.lobby.tables[tid]
+    # the table is rebuilt from the log as soon as it can be read: the move never happened
+    again = ann.until("request", timeout=20)
+    assert not rt.stale
+    assert again["view"] == req["view"] and again["legal"] == req["legal"]
+    assert len(real_load(tid)) == stored_before == rt.n
+    ann.send({"type": "action", "id": again["id"], "action": action})
+    assert ann.until("event")["n"] == stored_before + 1

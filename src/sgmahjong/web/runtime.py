@@ -132,17 +132,14 @@ class TableRuntime:
             s = by_player.get(p)
             self.slots.append(Slot(p, s.name, s.kind, s.level, s.token_hash) if s else
                               Slot(p, f"Seat {p + 1}", "open", default_standin()))
-        self.match = Match(self.rules, self.seed, quick=self.quick)
-        self.events: list[Event] = []
-        self.event_hand: list[int] = []        # the hand (index) of each event
-        self.bankers: list[int] = []           # the banker (match player) of each hand
+        self._fresh_match()
+        self.stale = False     # memory ran ahead of a failed write and is not yet rebuilt
         self.spectators: set[Conn] = set()
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.next_rid = 0
         self.next_hand_at: float | None = None
-        self.last_summary: dict[str, Any] | None = None
         self.closed = False
         if events:
             self._replay(events)
@@ -175,20 +172,30 @@ class TableRuntime:
             rec = self.match.finish_hand()
             self.last_summary = hand_summary(rec, self.names, self.match.state.scores)
 
-    def _rebuild(self) -> None:
-        """Forget the in-memory match and replay it from the database."""
+    def _fresh_match(self) -> None:
+        """The match before its first event (what ``_replay`` builds on)."""
         self.match = Match(self.rules, self.seed, quick=self.quick)
-        self.events, self.event_hand, self.bankers = [], [], []
-        self.last_summary = None
-        for slot in self.slots:
-            slot.request = None
+        self.events: list[Event] = []
+        self.event_hand: list[int] = []        # the hand (index) of each event
+        self.bankers: list[int] = []           # the banker (match player) of each hand
+        self.last_summary: dict[str, Any] | None = None
+
+    def _rebuild(self) -> None:
+        """Forget the in-memory match and replay it from the database. If the log cannot
+        be read either, the table stays ``stale`` (nothing is played) until it can."""
         try:
             stored = self.store.load_events(self.id)
         except Exception:
             log.exception("table %s: the log could not be read back", self.id)
-            stored = []
+            self.stale = True
+            return
+        self._fresh_match()
+        for slot in self.slots:
+            slot.request = None
         if stored:
             self._replay(stored)
+        self.stale = False
+        self._send_states()      # fresh requests for the state that is stored
 
     # ------------------------------------------------------------ information
 
@@ -347,7 +354,6 @@ class TableRuntime:
             # go back to it rather than play on with a state nobody could resume.
             log.exception("table %s: events %d+ could not be stored", self.id, first)
             self._rebuild()
-            self._send_states()      # fresh requests for the state that is stored
             raise TableError("unsaved", "the table could not be saved, so nothing "
                                         "changed: try again") from exc
         h = len(self.bankers) - 1
@@ -429,6 +435,11 @@ class TableRuntime:
         self.kick()
 
     def _act(self, conn: Conn, player: int, msg: ClientMessage) -> None:
+        if self.stale:
+            self._rebuild()
+        if self.stale:
+            conn.send(error("unsaved", "the table cannot be saved just now: try again"))
+            return
         g = self.game
         if g is None or g.ended:
             conn.send(error("no-hand", "no hand is being played now"))
@@ -601,6 +612,10 @@ class TableRuntime:
     async def _step(self) -> tuple[str, float | None]:
         """One move of the table: ``("sleep", s)`` to go on after s, ``("wait", s)`` to wait
         for a kick (or s seconds; None: forever), ``("stop", None)`` when over."""
+        if self.stale:
+            self._rebuild()
+            if self.stale:
+                raise TableError("unsaved", "the table's log cannot be read")
         if self.status != "playing":
             return "stop", None
         m = self.match
