@@ -1,8 +1,12 @@
 """SVG tiles drawn by the project: one ivory tile per kind, a face-down back and a sprite sheet.
 
-Every tile is drawn in a 60 x 80 viewBox from plain shapes and text; nothing is fetched.
-The Chinese characters use the viewer's CJK fonts (listed in :data:`CJK_FONTS`).
-Output is deterministic: the same call gives the same string.
+Every tile is drawn in a 60 x 80 viewBox from the project's own shapes: no text, so no
+font of the viewer's is needed and a tile looks the same on every machine. Each face
+carries a Latin mark drawn with :mod:`~sgmahjong.render.glyphs`, as the terminal labels
+it (:func:`~sgmahjong.render.labels.face`): the number of a suited tile, E S W N, R G Wh,
+the seat and F or S on flowers and seasons, Ca Mo Ro Ce on the animals. The sprite sheet
+also holds the web page's icons (:data:`ICONS`). Nothing is fetched; output is
+deterministic: the same call gives the same string.
 
 >>> svg = tile_svg(Tile.P5)
 >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"') and "<title>5 Circles</title>" in svg
@@ -16,14 +20,17 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from ..tiles import ALL_TILES, Tile
+from .glyphs import mark
 from .labels import BACK_COLOUR, IVORY, face
 
 __all__ = [
     "BACK_ID",
-    "CJK_FONTS",
+    "ICONS",
     "VIEW_HEIGHT",
     "VIEW_WIDTH",
     "back_svg",
+    "icon_id",
+    "mark_text",
     "sprite_sheet",
     "symbol_id",
     "tile_body",
@@ -33,12 +40,6 @@ __all__ = [
 VIEW_WIDTH = 60
 VIEW_HEIGHT = 80
 BACK_ID = "t-back"
-CJK_FONTS = ("'Noto Serif CJK TC', 'Noto Serif TC', 'Source Han Serif TC', 'Songti TC', "
-             "PMingLiU, MingLiU, 'Noto Serif CJK SC', 'Source Han Serif SC', SimSun, "
-             "'Noto Sans CJK TC', 'Microsoft JhengHei', serif")
-"""The font stack for Chinese characters: traditional forms (萬 發 貓) first."""
-LATIN_FONTS = "Georgia, 'DejaVu Serif', 'Times New Roman', serif"
-
 _NS = "http://www.w3.org/2000/svg"
 _EDGE = "#d8cdb0"
 _OUTLINE = "#7d735f"
@@ -47,7 +48,6 @@ _RED = "#c8102e"
 _GREEN = "#1e7b3a"
 _BLUE = "#1f5fbf"
 _DARK_GREEN = "#145226"
-_CN_DIGITS = "一二三四五六七八九"
 _CX = 30.0
 _CY = 38.5
 
@@ -71,16 +71,6 @@ def _attrs(**kw: object) -> str:
 
 def _el(tag: str, **kw: object) -> str:
     return f"<{tag} {_attrs(**kw)}/>"
-
-
-def _text(x: float, cy: float, text: str, size: float, fill: str, *,
-          cjk: bool = True, weight: str = "bold") -> str:
-    """Text centred on (x, cy); a CJK glyph's middle sits about 0.38 em above its baseline."""
-    baseline = cy + size * (0.38 if cjk else 0.35)
-    family = None if cjk else LATIN_FONTS
-    attrs = _attrs(x=x, y=baseline, font_size=size, fill=fill, font_weight=weight,
-                   text_anchor="middle", font_family=family)
-    return f"<text {attrs}>{escape(text)}</text>"
 
 
 # -- Circles -----------------------------------------------------------------------------
@@ -201,58 +191,136 @@ def _bamboo(n: int) -> str:
 
 # -- Honours and bonus tiles -------------------------------------------------------------
 
-def _characters(n: int) -> str:
-    return (_text(_CX, 21, _CN_DIGITS[n - 1], 25, _INK)
-            + _text(_CX, 54, "萬", 30, _RED))
+def _strokes(d: str, cx: float, cy: float, size: float, colour: str, pen: float) -> str:
+    """Stroked path ``d`` from a 10 x 10 grid, drawn ``size`` units wide centred on (cx, cy)."""
+    scale = size / 10
+    return (f'<path d="{d}" transform="translate({_n(cx - size / 2)} {_n(cy - size / 2)}) '
+            f'scale({_n(scale)})" fill="none" stroke="{colour}" stroke-width="{_n(pen)}" '
+            f'stroke-linecap="round" stroke-linejoin="round"/>')
 
 
-def _white() -> str:
-    return (_el("rect", x=10, y=11, width=40, height=55, rx=3, fill="none", stroke=face(
-                Tile.WHITE).colour, stroke_width=3.2)
-            + _el("rect", x=15, y=16, width=30, height=45, rx=1.5, fill="none",
-                  stroke=face(Tile.WHITE).colour, stroke_width=1.2))
+# Simplified brush characters on a 10 x 10 grid: the red 萬 of the characters suit, the
+# 中 of the Red dragon and the 发 of the Green one. They are pictures here; the Latin mark
+# above them is what tells the tiles apart.
+_WAN = ("M0.6 1.5 H9.4 M3.2 0 V2.9 M6.8 0 V2.9 M2.3 3.9 H7.7 V6.6 H2.3 Z M2.3 5.25 H7.7 "
+        "M5 3.9 V8.6 M1 10 V7.6 H9 V9.2 C9 9.7 8.8 10 8.2 10 M4.1 8.1 L3.3 9.3 H6.7 "
+        "M6 8.6 L6.8 9.5")
+_ZHONG = "M1.2 3 H8.8 V7.2 H1.2 Z M5 0 V10"
+_FA = ("M1 3 H9 M4.1 0.3 C4 4.2 3 7.6 0.5 9.8 M6.6 0.5 L7.7 1.9 M4.3 5.2 H8.2 "
+       "C7.2 7.6 5.2 9.2 2.8 9.9 M4.9 6.4 C6 8.3 7.6 9.4 9.6 9.9")
 
 
-def _corner(text: str, colour: str) -> str:
-    """A small Latin index in the top-left corner (the seat number, the wind letter)."""
-    return _text(9.5, 9.5, text, 9, colour, cjk=False)
+def _characters(tile: Tile) -> str:
+    return (mark(face(tile).text, _CX, 21, height=27, colour=_INK)
+            + _strokes(_WAN, _CX, 55, 33, _RED, 0.85))
 
 
-def _seat_badge(number: int, colour: str) -> str:
-    return (_el("circle", cx=49, cy=11, r=6.3, fill=colour)
-            + _text(49, 11, str(number), 9.5, IVORY, cjk=False))
+def _indexed(tile: Tile, picture: str) -> str:
+    """A Circles or Bamboo picture made room for its number in the top-left corner: the
+    picture shrinks towards the bottom-right corner, so the pips stay whole and countable."""
+    f = face(tile)
+    return (f'<g transform="translate(56 74) scale(0.78) translate(-56 -74)">{picture}</g>'
+            + mark(f.text, 9, 11.5, height=17, colour=f.colour))
 
 
-def _blossom(cx: float, cy: float, colour: str) -> str:
-    petals = ((0.0, -4.2), (4.0, -1.3), (2.5, 3.4), (-2.5, 3.4), (-4.0, -1.3))
-    return ("".join(_el("circle", cx=cx + dx, cy=cy + dy, r=2.9, fill=colour)
-                    for dx, dy in petals)
-            + _el("circle", cx=cx, cy=cy, r=2.1, fill="#f2c200"))
+_ARROWS = {Tile.EAST: 90, Tile.SOUTH: 180, Tile.WEST: 270, Tile.NORTH: 0}
 
 
-_SEASON_MARKS = {
-    1: lambda c: _blossom(12, 13, c),
-    2: lambda c: (_el("circle", cx=12, cy=13, r=4.2, fill=c)
-                  + "".join(_el("line", x1=12 + 5.8 * dx, y1=13 + 5.8 * dy, x2=12 + 7.8 * dx,
-                                y2=13 + 7.8 * dy, stroke=c, stroke_width=1.3,
-                                stroke_linecap="round")
-                            for dx, dy in ((1, 0), (0.71, 0.71), (0, 1), (-0.71, 0.71),
-                                           (-1, 0), (-0.71, -0.71), (0, -1), (0.71, -0.71)))),
-    3: lambda c: _el("path", d="M6 18 Q8 6 19 7 Q18 17 6 18 Z M7 17 L15 10", fill=c,
-                     stroke=IVORY, stroke_width=0.8),
-    4: lambda c: "".join(_el("line", x1=12 - 6 * dx, y1=13 - 6 * dy, x2=12 + 6 * dx,
-                             y2=13 + 6 * dy, stroke=c, stroke_width=1.6,
-                             stroke_linecap="round")
-                         for dx, dy in ((1, 0), (0.5, 0.87), (-0.5, 0.87))),
+def _wind(tile: Tile) -> str:
+    """The wind's letter and a compass needle pointing its way (north up)."""
+    needle = (f'<g transform="translate({_n(_CX)} 60) rotate({_ARROWS[tile]})">'
+              + _el("path", d="M0 -10.5 L5 3 L0 0 L-5 3 Z", fill=_RED)
+              + _el("circle", cx=0, cy=0, r=1.6, fill=_INK) + "</g>")
+    return (mark(face(tile).text, _CX, 27, height=32, colour=_INK)
+            + _el("circle", cx=_CX, cy=60, r=12, fill="none", stroke=_BLUE, stroke_width=1.6)
+            + needle)
+
+
+def _dragon(tile: Tile) -> str:
+    f = face(tile)
+    if tile is Tile.WHITE:
+        return (_el("rect", x=10, y=11, width=40, height=55, rx=3, fill="none",
+                    stroke=f.colour, stroke_width=3.2)
+                + _el("rect", x=15, y=16, width=30, height=45, rx=1.5, fill="none",
+                      stroke=f.colour, stroke_width=1.2)
+                + mark(f.text, _CX, 38.5, height=17, colour=f.colour))
+    picture = _ZHONG if tile is Tile.RED else _FA
+    return (mark(f.text, _CX, 19, height=25, colour=f.colour)
+            + _strokes(picture, _CX, 54, 32, f.colour, 0.95))
+
+
+def _petals(n: int, cx: float, cy: float, dist: float, rx: float, ry: float,
+            colour: str) -> str:
+    return "".join(
+        f'<ellipse cx="{_n(cx)}" cy="{_n(cy - dist)}" rx="{_n(rx)}" ry="{_n(ry)}" '
+        f'fill="{colour}" transform="rotate({_n(360 * i / n)} {_n(cx)} {_n(cy)})"/>'
+        for i in range(n))
+
+
+def _plum(c: str) -> str:
+    return _petals(5, 12, 13, 4.3, 3.1, 3.1, c) + _el("circle", cx=12, cy=13, r=2.2,
+                                                        fill="#f2c200")
+
+
+def _orchid(c: str) -> str:
+    return (_el("path", d="M12 24 Q6 16 2 15 M12 24 Q13 14 11 6 M12 24 Q18 17 22 17",
+                fill="none", stroke=_GREEN, stroke_width=1.4, stroke_linecap="round")
+            + _petals(3, 12, 9, 2.6, 1.8, 3, c) + _el("circle", cx=12, cy=9, r=1.2,
+                                                       fill="#f2c200"))
+
+
+def _chrysanthemum(c: str) -> str:
+    return _petals(12, 12, 13, 5.4, 1.3, 3.6, c) + _el("circle", cx=12, cy=13, r=2.6,
+                                                         fill="#f2c200")
+
+
+def _bamboo_flower(c: str) -> str:
+    return (_el("path", d="M9 24 V3", stroke=_GREEN, stroke_width=2.2, stroke_linecap="round")
+            + _el("path", d="M7.8 10 H10.2 M7.8 17 H10.2", stroke=_DARK_GREEN, stroke_width=1.6)
+            + _el("path", d="M9 10 Q15 5 22 6 Q16 10 9 10 Z M9 17 Q15 13 21 15 Q15 18 9 17 Z "
+                  "M9 13 Q4 9 1 10 Q4 14 9 13 Z", fill=c))
+
+
+def _sprout(c: str) -> str:
+    return (_el("path", d="M12 24 V11", stroke=_GREEN, stroke_width=1.6, stroke_linecap="round")
+            + _el("path", d="M12 14 Q4 14 3 6 Q11 6 12 14 Z M12 11 Q14 3 21 3 Q20 10 12 11 Z",
+                  fill=c))
+
+
+def _sun(c: str) -> str:
+    rays = ((1, 0), (0.71, 0.71), (0, 1), (-0.71, 0.71), (-1, 0), (-0.71, -0.71), (0, -1),
+            (0.71, -0.71))
+    return _el("circle", cx=12, cy=13, r=4.6, fill=c) + "".join(
+        _el("line", x1=12 + 6.6 * dx, y1=13 + 6.6 * dy, x2=12 + 9.4 * dx, y2=13 + 9.4 * dy,
+            stroke=c, stroke_width=1.6, stroke_linecap="round") for dx, dy in rays)
+
+
+def _leaf(c: str) -> str:
+    return _el("path", d="M3 22 Q5 5 22 4 Q21 20 3 22 Z M4 21 L16 9", fill=c, stroke=IVORY,
+               stroke_width=0.9)
+
+
+def _snowflake(c: str) -> str:
+    arms = "".join(
+        f'<path d="M12 13 V3 M12 6.5 L9.5 4 M12 6.5 L14.5 4" transform="rotate({a} 12 13)"/>'
+        for a in (0, 60, 120, 180, 240, 300))
+    return (f'<g fill="none" stroke="{c}" stroke-width="1.5" stroke-linecap="round">{arms}'
+            "</g>")
+
+
+_BONUS_PICTURES = {
+    Tile.PLUM: _plum, Tile.ORCHID: _orchid, Tile.CHRYSANTHEMUM: _chrysanthemum,
+    Tile.BAMBOO: _bamboo_flower, Tile.SPRING: _sprout, Tile.SUMMER: _sun,
+    Tile.AUTUMN: _leaf, Tile.WINTER: _snowflake,
 }
 
 
 def _bonus(tile: Tile) -> str:
+    """A flower or season: its seat and F or S over a picture of the flower or season."""
     f = face(tile)
-    mark = _blossom(12, 13, f.colour) if tile.is_flower else _SEASON_MARKS[tile.number](
-        f.colour)
-    return (mark + _seat_badge(tile.number, f.colour)
-            + _text(_CX, 45, tile.chinese, 34, f.colour))
+    picture = _BONUS_PICTURES[tile](f.colour)
+    return (mark(mark_text(tile), _CX, 16, height=19, colour=f.colour)
+            + f'<g transform="translate(6 24) scale(2)">{picture}</g>')
 
 
 def _cat(c: str) -> str:
@@ -317,10 +385,7 @@ _ANIMAL_EMBLEMS = {Tile.CAT: _cat, Tile.MOUSE: _mouse, Tile.ROOSTER: _rooster,
 
 def _animal(tile: Tile) -> str:
     f = face(tile)
-    emblem = _ANIMAL_EMBLEMS[tile](f.colour)
-    name = tile.chinese
-    size = 26 if len(name) == 1 else 19
-    return emblem + _text(_CX, 57, name, size, f.colour)
+    return _ANIMAL_EMBLEMS[tile](f.colour) + mark(f.text, _CX, 56, height=19, colour=f.colour)
 
 
 # -- Assembly ----------------------------------------------------------------------------
@@ -332,28 +397,39 @@ def _frame(face_fill: str) -> str:
 
 
 def _drawing(tile: Tile) -> str:
-    f = face(tile)
     if tile.suit == "m":
-        return _corner(f.text, f.colour) + _characters(tile.number)
+        return _characters(tile)
     if tile.suit == "p":
-        return _circles(tile.number)
+        return _indexed(tile, _circles(tile.number))
     if tile.suit == "s":
-        return _bamboo(tile.number)
+        return _indexed(tile, _bamboo(tile.number))
     if tile.is_wind:
-        return _corner(f.text, _BLUE) + _text(_CX, 40, tile.chinese, 40, f.colour)
-    if tile is Tile.WHITE:
-        return _white()
+        return _wind(tile)
     if tile.is_dragon:
-        return _text(_CX, 40, tile.chinese, 42, f.colour)
+        return _dragon(tile)
     if tile.is_animal:
         return _animal(tile)
     return _bonus(tile)
 
 
+def mark_text(tile: Tile) -> str:
+    """The Latin mark drawn on a tile's face: the terminal's label (:attr:`TileFace.text`),
+    with F or S after the seat of a flower or season, which the terminal shows in colour.
+
+    >>> mark_text(Tile.P8), mark_text(Tile.GREEN), mark_text(Tile.AUTUMN), mark_text(Tile.CAT)
+    ('8', 'G', '3S', 'Ca')
+    """
+    text = face(tile).text
+    if tile.is_flower:
+        return text + "F"
+    if tile.is_season:
+        return text + "S"
+    return text
+
+
 def tile_body(tile: Tile) -> str:
     """The shapes of one tile in the 60 x 80 viewBox, without the ``<svg>`` element."""
-    return (f"<g font-family={quoteattr(CJK_FONTS)}>"
-            f"{_frame(IVORY)}{_drawing(tile)}</g>")
+    return f"<g>{_frame(IVORY)}{_drawing(tile)}</g>"
 
 
 def _back_body() -> str:
@@ -385,16 +461,48 @@ def symbol_id(tile: Tile) -> str:
     return f"t-{tile.text}"
 
 
+# -- Icons -------------------------------------------------------------------------------
+
+_SPEAKER = '<path d="M3 9 H7 L12 5 V19 L7 15 H3 Z" fill="currentColor"/>'
+ICONS: dict[str, tuple[str, str]] = {
+    "sound-on": ("Sound on", _SPEAKER + '<path d="M15.5 9 Q17.5 12 15.5 15 M18.5 6 '
+                 'Q22.5 12 18.5 18"/>'),
+    "sound-off": ("Sound off", _SPEAKER + '<path d="M15.5 9 L21.5 15 M21.5 9 L15.5 15"/>'),
+    "hint": ("Hint", '<path d="M9 17.5 V15.5 C7 14 5.8 12 5.8 9.4 C5.8 5.6 8.6 3 12 3 '
+             'C15.4 3 18.2 5.6 18.2 9.4 C18.2 12 17 14 15 15.5 V17.5 Z M9.5 20.5 H14.5 '
+             'M10.8 23 H13.2 M12 17.5 V12.5 L10 10.5 M12 12.5 L14 10.5"/>'),
+    "timer": ("Timer", '<circle cx="12" cy="13.5" r="8.2"/><path d="M12 13.5 V8.8 M12 13.5 '
+              'L15 15.5 M9.5 2.5 H14.5 M12 2.5 V5.3 M18.4 6.6 L20 5"/>'),
+}
+"""The web page's icons: id suffix to (name, drawing in a 24 x 24 box). They draw in
+``currentColor``, so they take the colour of the button they sit on."""
+
+
+def icon_id(name: str) -> str:
+    """The id of an icon's ``<symbol>`` in :func:`sprite_sheet`: ``"i-"`` and its name."""
+    return f"i-{name}"
+
+
+def _icon_symbol(name: str) -> str:
+    title, body = ICONS[name]
+    return (f'<symbol id="{icon_id(name)}" viewBox="0 0 24 24"><title>{escape(title)}</title>'
+            f'<g fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" '
+            f'stroke-linejoin="round">{body}</g></symbol>')
+
+
 def sprite_sheet() -> str:
-    """One hidden ``<svg>`` holding a ``<symbol>`` per tile kind and the back (``t-back``).
+    """One hidden ``<svg>`` holding a ``<symbol>`` per tile kind, the back (``t-back``) and
+    each icon (``i-sound-on`` ...).
 
     The web page inlines it once and draws a tile with
-    ``<svg viewBox="0 0 60 80"><use href="#t-5p"/></svg>``.
+    ``<svg viewBox="0 0 60 80"><use href="#t-5p"/></svg>``, an icon with
+    ``<svg viewBox="0 0 24 24"><use href="#i-timer"/></svg>``.
     """
     view = f"0 0 {VIEW_WIDTH} {VIEW_HEIGHT}"
     symbols = [f'<symbol id="{symbol_id(t)}" viewBox="{view}"><title>{escape(t.english)}'
                f"</title>{tile_body(t)}</symbol>" for t in ALL_TILES]
     symbols.append(f'<symbol id="{BACK_ID}" viewBox="{view}"><title>Face-down tile</title>'
                    f"{_back_body()}</symbol>")
+    symbols += [_icon_symbol(name) for name in ICONS]
     return (f'<svg xmlns="{_NS}" width="0" height="0" style="position:absolute" '
             f'aria-hidden="true">{"".join(symbols)}</svg>')
