@@ -18,7 +18,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,35 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 SEED = 3   # a deal whose first hand ends in a win with the players of these tests
+
+# The browser sees only Latin fonts, as on a fresh Debian without CJK or emoji fonts, so a
+# tile or icon that needs such a font shows as an empty box here too. The directories of
+# Debian's DejaVu and Liberation; elsewhere all system fonts less the CJK and emoji ones.
+LATIN_FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation",
+                   "/usr/share/fonts/truetype/liberation2")
+NOT_LATIN = ("*Emoji*", "*emoji*", "*CJK*", "*cjk*", "*SourceHan*", "*Noto*SC-*",
+             "*Noto*TC-*", "*Noto*JP-*", "*Noto*KR-*", "*wqy*", "*arphic*", "*DroidSansFallback*",
+             "*Symbola*", "*unifont*")
+
+
+def fonts_conf(folder: Path, font_dirs: Sequence[str] | None = None) -> Path:
+    """A fontconfig file (for ``FONTCONFIG_FILE``) that offers only the fonts of ``font_dirs``.
+
+    None: the Latin fonts of :data:`LATIN_FONT_DIRS`, with the system's rules (which font
+    stands for sans-serif, system-ui ...); ``()``: no font at all.
+    """
+    rules = ""
+    if font_dirs is None:
+        font_dirs = [d for d in LATIN_FONT_DIRS if Path(d).is_dir()] or ["/usr/share/fonts"]
+        rules = '<include ignore_missing="yes">/etc/fonts/conf.d</include>'
+    folder.mkdir(parents=True, exist_ok=True)
+    dirs = "".join(f"<dir>{d}</dir>" for d in font_dirs)
+    rejects = "".join(f"<glob>{g}</glob>" for g in NOT_LATIN)
+    conf = folder / "fonts.conf"
+    conf.write_text('<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">'
+                    f"<fontconfig>{dirs}{rules}<cachedir>{folder / 'cache'}</cachedir>"
+                    f"<selectfont><rejectfont>{rejects}</rejectfont></selectfont></fontconfig>")
+    return conf
 
 
 def chromium_path() -> str | None:
@@ -43,7 +72,7 @@ def chromium_path() -> str | None:
 # Per module, not per session: Playwright's sync API keeps an event loop running in this
 # thread while it is open, which would break the asyncio tests collected after these.
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     path = chromium_path()
     required = os.environ.get("SGMAHJONG_REQUIRE_BROWSER") == "1"
     try:
@@ -57,7 +86,8 @@ def browser() -> Iterator[Any]:
             pytest.fail("no Chromium found (apt-get install chromium, or set SGMAHJONG_CHROMIUM)")
         pytest.skip("no Chromium found (apt-get install chromium)")
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
+        env = dict(os.environ, FONTCONFIG_FILE=str(fonts_conf(tmp_path_factory.mktemp("fonts"))))
+        b = pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True, env=env)
         yield b
         b.close()
 

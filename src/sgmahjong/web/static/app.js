@@ -53,6 +53,19 @@
     svg.append(use);
     return svg;
   }
+  // An icon from the sprite sheet (drawn, not an emoji: no font needed); the words around
+  // it or the button's aria-label name it.
+  function icon(name) {
+    const svg = document.createElementNS(SVGNS, "svg");
+    svg.setAttribute("class", "icon");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("aria-hidden", "true");
+    svg.dataset.icon = name;
+    const use = document.createElementNS(SVGNS, "use");
+    use.setAttribute("href", `#i-${name}`);
+    svg.append(use);
+    return svg;
+  }
   function tilesRow(tiles, cls) {
     return el("div", { class: `tiles ${cls || ""}` }, tiles.map(tileSvg));
   }
@@ -106,7 +119,7 @@
   function setMute(m) {
     S.muted = m;
     localStorage.setItem("sgmj.muted", m ? "1" : "0");
-    $("mute").textContent = m ? "🔇" : "🔊";
+    $("mute").replaceChildren(icon(m ? "sound-off" : "sound-on"));
     $("mute").setAttribute("aria-pressed", String(m));
   }
 
@@ -426,7 +439,7 @@
       buttons.push(el("button", { type: "button", "data-testid": "action-discard", onclick: () => act({ type: "discard", tile: t }) }, `Throw ${t} (Enter)`));
     }
     if (S.table.hints) {
-      buttons.push(el("button", { type: "button", "data-testid": "toggle-hints", "aria-pressed": String(S.hintsOn), onclick: toggleHints }, S.hintsOn ? "Hide hints (H)" : "💡 Hints (H)"));
+      buttons.push(el("button", { type: "button", "data-testid": "toggle-hints", "aria-pressed": String(S.hintsOn), onclick: toggleHints }, S.hintsOn ? "Hide hints (H)" : [icon("hint"), " Hints (H)"]));
     }
     if (S.request && S.request.deadlineAt) {
       buttons.push(el("span", { class: "countdown", "data-testid": "countdown", role: "timer", title: "Time left for this decision" }));
@@ -438,7 +451,7 @@
     const c = document.querySelector('[data-testid="countdown"]');
     if (!c || !S.request || !S.request.deadlineAt) return;
     const left = Math.max(0, Math.ceil((S.request.deadlineAt - Date.now()) / 1000));
-    c.textContent = `⏱ ${left} s`;
+    c.replaceChildren(icon("timer"), ` ${left} s`);
     c.classList.toggle("low", left <= 5);
   }
   setInterval(tick, 250);
