@@ -2,7 +2,8 @@
 
 :mod:`~sgmahjong.render.labels` holds the face of each tile kind (labels, colours, names),
 :mod:`~sgmahjong.render.text` plain text and Rich markup strings for the terminal UI, and
-:mod:`~sgmahjong.render.svg` the SVG tile set for the web.
+:mod:`~sgmahjong.render.svg` the SVG tile set and icons for the web, their Latin marks drawn
+by :mod:`~sgmahjong.render.glyphs`.
 """
 
 from .labels import FACES, TileFace, face
