@@ -41,7 +41,8 @@ from sgmahjong.game import (
 from sgmahjong.game.events import PatternScore, Payment
 from sgmahjong.game.match import HandRecord
 from sgmahjong.render.words import BAO_NAMES, CONTEXT_NAMES, DRAWN_WHY, PAYOUT_NAMES
-from sgmahjong.rules import load_rules
+from sgmahjong.rules import load_rules, rules_from_dict
+from sgmahjong.scoring.payments import settle_win
 from sgmahjong.tiles import Seat, Tile
 from sgmahjong.tui import hints as panel
 from sgmahjong.web import protocol
@@ -272,3 +273,11 @@ def test_the_scan_finds_what_it_looks_for() -> None:
                  "Rabbit pays you 4 points (discarder: 2 × base 2).", "3 tai each",
                  "You pay Rabbit 1 point.", "Chow 3-4-5 Circles with your 3 and 5 Circles"):
         assert not problems(good, True), good
+
+
+def test_a_winner_only_payment_of_1_point_says_point() -> None:
+    # winner-only points with base 2^(tai - 1): 1 tai pays 1 point
+    data = load_rules("garden").to_dict()
+    data["payments"]["base_offset"] = -1
+    [line] = settle_win(rules_from_dict(data), Seat.SOUTH, 1, False, Seat.EAST).lines
+    assert (line.amount, line.why) == (1, "1 tai: 1 point")
