@@ -178,4 +178,4 @@ def test_the_deal_names_the_bonus_tiles_set_aside() -> None:
     wall = [Tile.PLUM, Tile.CHRYSANTHEMUM, *playing[:60], *others, *playing[60:]]
     g = Game.new("standard", wall=wall)
     [deal] = hand_steps(g.rules, g.events, [0, 0, 0, 0])[:1]
-    assert deal["text"].endswith("bonus tiles set aside: East Plum and Chrysanthemum")
+    assert deal["text"].endswith("bonus tiles set aside: Plum and Chrysanthemum by East")

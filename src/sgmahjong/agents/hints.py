@@ -222,7 +222,9 @@ def _wait_notes(worth: dict[Tile, int]) -> str:
     values = set(worth.values())
     if len(values) == 1:
         [n] = values
-        return "too few tai to win on any" if n < 0 else f"{count(n, 'tai')} each"
+        if n < 0:
+            return "too few tai to win" if len(worth) == 1 else "too few tai to win on any"
+        return count(n, "tai") if len(worth) == 1 else f"{count(n, 'tai')} each"
     return ", ".join(f"{tile_name(t)}: {count(n, 'tai') if n >= 0 else 'too few tai to win'}"
                      for t, n in worth.items())
 

@@ -14,6 +14,8 @@ sentence speak to the reader:
 'Rabbit won on 4 Characters, on your discard (on the last tile): 3 tai.'
 >>> payout_text("You", 2, "concealed-kong")
 'You collect 2 points from each player for a concealed kong.'
+>>> payout_text("You", 1, "own-flower-season")
+'You collect 1 point from each player for your own flower and season.'
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Sequence
 
 from ..english import (
     count,
+    is_you,
     objective,
     possessive,
     says,
@@ -96,8 +99,11 @@ def payment_text(payer: str | None, payee: str, amount: int, why: str = "") -> s
 
 def payout_text(name: str, amount: int, reason: str) -> str:
     """An instant payout: ``"Bob collects 2 points from each player for a concealed kong."``"""
+    why = PAYOUT_NAMES.get(reason, reason)
+    if is_you(name):
+        why = why.replace("their own", "your own")
     return sentence(says(name, "collect", f"{count(amount, 'point')} from each player for "
-                                          f"{PAYOUT_NAMES.get(reason, reason)}"))
+                                          f"{why}"))
 
 
 def bao_text(name: str, case: str, winner: str, tile: Tile) -> str:

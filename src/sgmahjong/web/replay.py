@@ -117,7 +117,7 @@ def snapshot(state: TableState, base: Sequence[int]) -> dict[str, Any]:
 
 
 def _deal_text(state: TableState, hand: int) -> str:
-    bonus = [f"{WINDS[n]} {tile_list([KIND[i] for i in s.bonus])}"
+    bonus = [f"{tile_list([KIND[i] for i in s.bonus])} by {WINDS[n]}"
              for n, s in enumerate(state.seats) if s.bonus]
     out = f"Hand {hand + 1} is dealt ({WINDS[state.round_wind]} round)"
     if not state.dealing:   # (an Eight Flowers win can end the hand inside the deal)
