@@ -33,6 +33,7 @@ from ..english import (
     tile_name,
     verb,
 )
+from ..game.events import Won
 from ..tiles import Tile
 
 DRAWN_WHY = {
@@ -73,17 +74,24 @@ def tai_text(tai: int, raw_tai: int | None = None) -> str:
     return f"{count(tai, 'tai')}{capped}"
 
 
+def tai_counted(won: Won) -> bool:
+    """Whether a win was scored under rules that count tai, read from the win alone (for a
+    front end that has the event but not the rules): rules that count no tai give every
+    win 0 tai and no pattern, while rules that count them accept a win only at its
+    minimum, one tai or more in every preset."""
+    return won.raw_tai != 0 or len(won.patterns) > 0
+
+
 def win_text(winner: str, tile: Tile, discarder: str | None, context: Sequence[str],
              tai: int, raw_tai: int, *, counts_tai: bool = True, past: bool = True) -> str:
     """How a win came: ``"Rabbit won on 4 Characters, on your discard: 3 tai."``
     (``discarder`` None: self-drawn). Without ``counts_tai`` (rules that count no tai,
-    where any complete hand wins) the tai are not mentioned; nor are they for a win the
-    scorer gave none, which only such rules allow."""
+    where any complete hand wins) the tai are not mentioned."""
     how = "self-drawn" if discarder is None else f"on {possessive(discarder)} discard"
     extra = ", ".join(CONTEXT_NAMES.get(c, c) for c in context)
     text = (f"{winner} {'won' if past else verb(winner, 'win')} on "
             f"{tile_name(tile)}, {how}" + (f" ({extra})" if extra else ""))
-    if counts_tai and (tai or raw_tai):
+    if counts_tai:
         text += f": {tai_text(tai, raw_tai)}"
     return sentence(text)
 
@@ -118,4 +126,5 @@ def bonus_text(tiles: Sequence[Tile]) -> str:
 
 
 __all__ = ["BAO_NAMES", "CONTEXT_NAMES", "DRAWN_WHY", "PAYOUT_NAMES", "bao_text",
-           "bonus_text", "drawn_text", "payment_text", "payout_text", "tai_text", "win_text"]
+           "bonus_text", "drawn_text", "payment_text", "payout_text", "tai_counted", "tai_text",
+           "win_text"]

@@ -20,7 +20,7 @@ from ..english import count, tile_name
 from ..game import Action, Chow, Discard, Kong, Phase, PlayerView, Pong, Win, Won
 from ..render.labels import face
 from ..render.text import markup
-from ..render.words import tai_text
+from ..render.words import tai_counted, tai_text
 from ..rules.catalog import PATTERNS
 from ..tiles import Seat, Tile
 
@@ -208,10 +208,13 @@ def bao_warnings(view: PlayerView, tile: Tile) -> list[str]:
             for w in engine.bao_warnings(view) if w.tile == tile]
 
 
-def win_lines(won: Won, name: Callable[[Seat], str]) -> list[str]:
-    """After a win, where its tai came from (:func:`sgmahjong.agents.hints.win_hint`).
-    A win the scorer gave no tai at all is one under rules that count none: no tai then."""
-    counts_tai = bool(won.patterns) or won.raw_tai != 0
+def win_lines(won: Won, name: Callable[[Seat], str], *,
+              counts_tai: bool | None = None) -> list[str]:
+    """After a win, where its tai came from (:func:`sgmahjong.agents.hints.win_hint`);
+    nothing about tai under rules that count none (``counts_tai``, read from the win when
+    not given: :func:`sgmahjong.render.words.tai_counted`)."""
+    if counts_tai is None:
+        counts_tai = tai_counted(won)
     hint = engine.win_hint(won, counts_tai=counts_tai)
     head = f"[b]{escape(name(won.seat))} won[/] on {named(won.tile)}"
     if not counts_tai:

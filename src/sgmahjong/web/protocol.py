@@ -31,7 +31,14 @@ from ..game import (
     view,
 )
 from ..record import redact_for
-from ..render.words import bao_text, drawn_text, payment_text, payout_text, win_text
+from ..render.words import (
+    bao_text,
+    drawn_text,
+    payment_text,
+    payout_text,
+    tai_counted,
+    win_text,
+)
 from ..rules.catalog import PATTERNS
 from ..tiles import Seat
 
@@ -146,12 +153,13 @@ def pattern_name(pid: str) -> str:
     return p.english if p else pid.replace("-", " ").title()
 
 
-def hand_summary(record: HandRecord, names: Sequence[str],
-                 scores: Sequence[int]) -> dict[str, Any]:
+def hand_summary(record: HandRecord, names: Sequence[str], scores: Sequence[int], *,
+                 counts_tai: bool | None = None) -> dict[str, Any]:
     """What the page shows after a hand: each win's tai breakdown, the payments (by match
     player), the instant payouts and Bao along the way, the hand's deltas and the scores
     after it. Each win, payment, payout and Bao line, and a drawn hand, carries ``text``:
-    the sentence to show, with tiles named (:mod:`sgmahjong.render.words`)."""
+    the sentence to show, with tiles named (:mod:`sgmahjong.render.words`); no tai under
+    rules that count none (``counts_tai``, read from each win when not given)."""
     def player(seat: int) -> int:
         return (record.banker + seat) % 4
 
@@ -173,7 +181,9 @@ def hand_summary(record: HandRecord, names: Sequence[str],
                 "patterns": [{"id": p.id, "name": pattern_name(p.id), "count": p.count,
                               "tai": p.tai} for p in e.patterns],
                 "text": win_text(names[player(e.seat)], e.tile, name(e.discarder),
-                                 e.context, e.tai, e.raw_tai)})
+                                 e.context, e.tai, e.raw_tai,
+                                 counts_tai=tai_counted(e) if counts_tai is None
+                                 else counts_tai)})
         elif isinstance(e, Settled):
             payments.extend({"payer": None if p.payer is None else player(p.payer),
                              "payee": player(p.payee), "amount": p.amount, "why": p.why,

@@ -35,7 +35,14 @@ from ..game import (
 )
 from ..game.wall import KIND
 from ..record import Record
-from ..render.words import BAO_NAMES, CONTEXT_NAMES, drawn_text, payout_text, tai_text
+from ..render.words import (
+    BAO_NAMES,
+    CONTEXT_NAMES,
+    drawn_text,
+    payout_text,
+    tai_counted,
+    tai_text,
+)
 from ..rules import Ruleset
 from ..tiles import Seat, format_tiles
 from .protocol import hand_summary
@@ -48,9 +55,10 @@ _DECISIONS = (Discarded, Claimed, KongDeclared, Won, HandDrawn)
 
 
 
-def describe(e: Event) -> str:
+def describe(e: Event, *, counts_tai: bool | None = None) -> str:
     """One line for an event as a viewer of the replay reads it, tiles named:
-    ``"South discards 5 Circles"``."""
+    ``"South discards 5 Circles"``. ``counts_tai``: whether the rules count tai (read from a
+    win when not given, :func:`sgmahjong.render.words.tai_counted`)."""
     who = WINDS[e.seat] if hasattr(e, "seat") else ""
     if isinstance(e, Drew):
         return (f"{who} draws {tile_name(e.tile)}"
@@ -77,8 +85,8 @@ def describe(e: Event) -> str:
     if isinstance(e, Won):
         how = "self-drawn" if e.discarder is None else f"from {WINDS[e.discarder]}"
         extra = "".join(f", {CONTEXT_NAMES.get(c, c)}" for c in e.context)
-        # a win the scorer gave no tai is one under rules that count none
-        tai = f": {tai_text(e.tai, e.raw_tai)}" if e.tai or e.raw_tai or e.patterns else ""
+        counted = tai_counted(e) if counts_tai is None else counts_tai
+        tai = f": {tai_text(e.tai, e.raw_tai)}" if counted else ""
         return f"{who} wins on {tile_name(e.tile)}{tai} ({how}{extra})"
     if isinstance(e, Settled):
         return f"{who} collects {count(e.deltas[e.seat], 'point')}"
@@ -145,7 +153,8 @@ def hand_steps(rules: Ruleset, events: Sequence[Event], base: Sequence[int],
             steps[-1].update(n=first_n + i, **snapshot(state, base))
             continue
         tile = getattr(e, "tile", None)
-        steps.append({"n": first_n + i, "text": describe(e),
+        steps.append({"n": first_n + i,
+                      "text": describe(e, counts_tai=rules.scoring.counts_tai),
                       "tile": tile.text if tile is not None else None,
                       **snapshot(state, base)})
     return steps
@@ -167,7 +176,8 @@ def replay_hands(record: Record, names: Sequence[str]) -> list[dict[str, Any]]:
         rec = match.finish_hand()
         out.append({"number": rec.number, "round_wind": int(rec.round_wind),
                     "banker": rec.banker, "players": players, "steps": steps,
-                    "summary": hand_summary(rec, names, match.state.scores)})
+                    "summary": hand_summary(rec, names, match.state.scores,
+                                            counts_tai=record.rules.scoring.counts_tai)})
     return out
 
 
