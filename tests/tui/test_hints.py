@@ -75,6 +75,9 @@ def test_each_claim_gets_a_line_with_take_or_skip() -> None:
     assert text.startswith(f"Claim {Text.from_markup(markup(tile)).plain} ({tile.english})?")
     claim_lines = [x for x in text.splitlines() if x.startswith("  C Chow ")]
     assert len(claim_lines) == len(chows)
+    assert [x.split(" → ")[0] for x in claim_lines] == [
+        f"  C Chow {c.tile.number}-{c.tile.number + 1}-{c.tile.number + 2} Bamboo"
+        for c in chows]
     for line, c in zip(claim_lines, engine.claim_hints(view, legal), strict=True):
         assert ("→ take:" if c.take else "→ skip:") in line
     assert "S skips." in text

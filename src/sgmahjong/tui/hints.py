@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from rich.markup import escape
 
 from ..agents import hints as engine
-from ..english import count, tile_name
+from ..english import chow_name, count, tile_name
 from ..game import Action, Chow, Discard, Kong, Phase, PlayerView, Pong, Win, Won
 from ..render.labels import face
 from ..render.text import markup
@@ -185,7 +185,9 @@ def _claim_lines(claims: Sequence[engine.ClaimHint], view: PlayerView) -> list[s
     out = [f"[b]Claim {named(tile)}?[/]" if tile is not None else "[b]Claims[/]"]
     for c in claims:
         key = next((k for kind, k in _CLAIM_KEYS if isinstance(c.action, kind)), "")
-        name = tiles_markup(engine.claim_name(c.action, tile))
+        # the tile on offer heads the block: a line names the set it makes, tersely
+        name = (f"Chow {chow_name(c.action.tile)}" if isinstance(c.action, Chow)
+                else type(c.action).__name__)
         verdict = "[b green]take[/]" if c.take else "[b yellow]skip[/]"
         why = c.sentence.split(": ", 1)[1] if ": " in c.sentence else c.sentence
         out.append(f"  {key} {name} → {verdict}: {tiles_markup(why)}")
