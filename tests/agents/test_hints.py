@@ -141,3 +141,12 @@ def test_rules_that_count_no_tai_get_hints_without_tai() -> None:
     texts = [turn.tai.sentence, turn.discard.sentence, ready.discard.sentence,  # type: ignore[union-attr]
              ready.waits.sentence, *(c.sentence for c in claim.claims), win.win.sentence]
     assert claim.claims and all("tai" not in t for t in texts), texts
+
+
+def test_a_concealed_kong_is_no_wait_on_a_fifth_copy() -> None:
+    # East holds a concealed kong of 6 Characters; 2-3-4-4-5-7-7-8-9-9-9 Characters in hand:
+    # throwing one tile can leave a hand whose shape "waits" on a sixth 6 Characters
+    v = view_of("23445778999m", seat=E, melds=["concealed-kong 6666m"], last_drawn="3m")
+    h = hints(v)
+    assert h.discard is not None and Tile.M6 not in h.discard.useful
+    assert Tile.M6 not in h.waits.waits and Tile.M6 not in h.waits.tai

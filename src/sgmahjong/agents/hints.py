@@ -166,12 +166,13 @@ def suggest_discard(view: PlayerView) -> DiscardHint | None:
     owl = Owl(0)
     tile = owl.discard(view, tiles, sit)
     opt = next(o for o in discard_options(sit, [tile]))
-    useful = {t: sit.unseen[t] for t in opt.useful}
+    helps = _drawable(opt.after, sit.melds, opt.useful)
+    useful = {t: sit.unseen[t] for t in helps}
     remaining = sum(useful.values())
     plan = view_plan(view, opt.after, sit.melds)
     plan_text = tai_hint_from(plan.sources, plan.secured, plan.minimum)
     if opt.shanten == 0:
-        worth = _wait_tai(view, opt.after, sit.melds, opt.useful)
+        worth = _wait_tai(view, opt.after, sit.melds, helps)
         best = max(worth.values(), default=-1)
         plan_text = (f"a win is worth up to {count(best, 'tai')}" if best >= 0
                      else "but no wait gives enough tai to win yet")
@@ -188,10 +189,10 @@ def suggest_discard(view: PlayerView) -> DiscardHint | None:
         else:
             safety = f"careful, {who} {verb} ready"
     if opt.shanten == 0:
-        what = (f"you are ready, waiting on {tile_list(opt.useful, 'or')} "
-                f"({remaining} left)")
+        what = (f"you are ready, waiting on {tile_list(helps, 'or')} ({remaining} left)"
+                if helps else "you are ready, but only on tiles you hold all four of")
     else:
-        what = (f"it leaves you {_away(opt.shanten)} with {count(len(opt.useful), 'kind')} "
+        what = (f"it leaves you {_away(opt.shanten)} with {count(len(helps), 'kind')} "
                 f"of useful tile ({remaining} left unseen)")
     reason = "; ".join(p for p in (what, plan_text, safety) if p) + "."
     return DiscardHint(tile, f"Throw {tile_name(tile)}: {reason}", opt.shanten, useful,
@@ -203,6 +204,14 @@ def tai_hint_from(sources: Sequence[TaiSource], secured: int, minimum: int) -> s
         return f"your {count(secured, 'tai')} {'is' if secured == 1 else 'are'} safe"
     pot = [s.text for s in sources if not s.secured]
     return f"tai from {pot[0]}" if pot else "but the hand has no tai source left"
+
+
+def _drawable(counts: Sequence[int], melds: Sequence[Meld], waits: Sequence[Tile]
+              ) -> list[Tile]:
+    """The waits that can still come: not a kind the hand holds all four of, concealed or
+    in its own sets (a concealed kong of 6 Characters is no wait on a fifth)."""
+    return [t for t in waits
+            if counts[t] + sum(1 for m in melds for x in m.tiles if x == t) < 4]
 
 
 def _wait_tai(view: PlayerView, counts: Sequence[int], melds: Sequence[Meld],
@@ -245,7 +254,9 @@ def current_waits(view: PlayerView) -> WaitsHint:
     s, kinds = useful_kinds(tuple(counts), sit.n_melds)
     if s != 0:
         return WaitsHint({}, f"Not ready yet: {_away(s)}.")
-    waits = {Tile(k): sit.unseen[k] for k in kinds}
+    waits = {t: sit.unseen[t] for t in _drawable(counts, sit.melds, [Tile(k) for k in kinds])}
+    if not waits:
+        return WaitsHint({}, "Ready, but only on tiles you hold all four of.")
     left = sum(waits.values())
     on = tile_list(list(waits), "or")
     if not left:
