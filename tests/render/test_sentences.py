@@ -136,7 +136,10 @@ def check_decision(said: Said, seen: Counter[str], where: str, game: Any, seat: 
     seen.update(request_kind(on_turn, legal))
     h = engine.hints(view, legal)
     said.check(f"{where} hints", hint_texts(h), tai)
-    said.check(f"{where} terminal panel", plain(panel.render(h, view, legal).lines), tai)
+    shown = plain(panel.render(h, view, legal).lines)
+    said.check(f"{where} terminal panel", shown, tai)
+    if Win() in legal and not shown[0].startswith("You can win now"):
+        said.bad.append(f"{where}: a win is on offer and the panel starts {shown[0]!r}")
     data = protocol.hints_json(view, legal)
     assert data is not None
     said.check(f"{where} web hints", strings(data), tai)
