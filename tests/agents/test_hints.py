@@ -22,8 +22,9 @@ def test_discard_hint_names_the_tile_the_shanten_and_what_remains() -> None:
     d = suggest_discard(view_of("779m1167p89s77z", melds=["pong 555p"]))
     assert d is not None and d.tile != Tile.RED
     assert d.shanten == 2 and d.remaining == sum(d.useful.values()) > 0
-    assert d.sentence.startswith(f"Throw {d.tile.text}")
-    assert "2 away from ready" in d.sentence and f"{d.remaining} left unseen" in d.sentence
+    assert d.sentence == f"Throw {d.tile.english}: {d.reason}"
+    assert "2 tiles away from ready" in d.sentence
+    assert f"{d.remaining} left unseen" in d.sentence
     assert "Red Dragon pair" in d.plan
 
 
@@ -34,7 +35,7 @@ def test_discard_hint_says_when_ready_and_safe() -> None:
                 discards={N: "9s"}, bonus="1a")
     d = suggest_discard(v)
     assert d is not None and d.tile == Tile.S9
-    assert "you are ready, waiting on 1m, 4m" in d.sentence
+    assert d.sentence.startswith("Throw 9 Bamboo: you are ready, waiting on 1 or 4 Characters")
     assert "safe against North" in d.safety
 
 
@@ -42,7 +43,7 @@ def test_waits_with_unseen_counts_and_their_tai() -> None:
     w = current_waits(view_of("123m456p789s777z1m", window="9p", turn=E))
     assert w.waits == {Tile.M1: 2, Tile.M4: 4}
     assert w.tai == {Tile.M1: 1, Tile.M4: 1}
-    assert w.sentence == "Waiting on 1m, 4m: 6 unseen (1m 1 tai, 4m 1 tai)."
+    assert w.sentence == "Waiting on 1 or 4 Characters: 6 unseen (1 tai each)."
 
 
 def test_a_ready_hand_with_no_tai_is_told_so() -> None:
@@ -81,7 +82,7 @@ def test_bao_warning_before_the_third_dragon() -> None:
     v = view_of("1238m57p1335789s7z", others={E: ["pong 666z", "pong 555z"]})
     [w] = bao_warnings(v)
     assert w.tile == Tile.RED and w.seat == E and w.case == "third-dragon"
-    assert "Careful with 7z" in w.sentence
+    assert w.sentence.startswith("Careful with Red Dragon: East shows two dragon sets")
     assert hints(v).bao == (w,)
 
 
@@ -90,4 +91,62 @@ def test_win_hint_lists_where_the_tai_came_from() -> None:
                                         PatternScore("animal", 1, 1)), "regular")
     h = win_hint(won)
     assert h.items == (("dragon-pong", 2), ("animal", 1))
-    assert h.sentence == "3 tai: Dragon Pong x2 2, Animal 1."
+    assert h.sentence == "3 tai: Dragon Pong ×2 (2 tai), Animal (1 tai)."
+
+
+def test_a_claim_on_the_1_of_characters_names_it() -> None:
+    # Tile 0 is the 1 of Characters: a claim hint once tested it for truth and lost it
+    [pong] = claim_hints(view_of("11m456p789p34s7s8s9s", window="1m", turn=N))
+    assert isinstance(pong.action, Pong)
+    assert pong.sentence.split(":")[0].endswith("the Pong of 1 Characters")
+
+
+def test_two_chows_say_which_tiles_each_one_uses() -> None:
+    # South holds 2, 3, 5 and 6 Circles; East throws the 4: three chows, three sentences
+    claims = claim_hints(view_of("2356p1199m45789s", window="4p", turn=E))
+    names = [c.sentence.split(":")[0] for c in claims if isinstance(c.action, Chow)]
+    assert [n.split(" the ", 1)[1] for n in names] == [
+        "Chow 2-3-4 Circles with your 2 and 3 Circles",
+        "Chow 3-4-5 Circles with your 3 and 5 Circles",
+        "Chow 4-5-6 Circles with your 5 and 6 Circles"]
+
+
+def test_a_win_on_offer_is_said_first_with_its_tai() -> None:
+    # South waits on 1 or 4 Characters with a Red Dragon pong (1 tai); North throws the 4
+    v = view_of("23m456p789s11z", melds=["pong 777z"], window="4m", turn=N)
+    h = hints(v)
+    assert h.win is not None and h.win.tile == Tile.M4 and h.win.tai == 1
+    assert h.win.sentence == "You can win now on 4 Characters (1 tai)."
+    assert h.discard is None
+
+
+def test_a_self_drawn_win_suggests_no_throw() -> None:
+    v = view_of("23m456p789s11z4m", melds=["pong 777z"], last_drawn="4m")
+    h = hints(v)
+    assert h.win is not None and h.win.sentence == "You can win now on 4 Characters (1 tai)."
+    assert h.discard is None
+    assert hints(view_of("23m456p789s11z9m", melds=["pong 777z"])).win is None
+
+
+def test_rules_that_count_no_tai_get_hints_without_tai() -> None:
+    # casual: any complete hand wins, so a hint never speaks of tai
+    turn = hints(view_of("779m1167p89s77z", melds=["pong 555p"], rules="casual"))
+    ready = hints(view_of("123m456p789s11z23m9s", rules="casual"))
+    claim = hints(view_of("77z34p78m46s9s1z", melds=["chow 123m"], window="7z", turn=N,
+                          rules="casual"))
+    win = hints(view_of("23m456p789s11z", melds=["chow 234s"], window="4m", turn=N,
+                        rules="casual"))
+    assert turn.tai.sentence == "Any complete hand wins under these rules."
+    assert win.win is not None and win.win.sentence == "You can win now on 4 Characters."
+    texts = [turn.tai.sentence, turn.discard.sentence, ready.discard.sentence,  # type: ignore[union-attr]
+             ready.waits.sentence, *(c.sentence for c in claim.claims), win.win.sentence]
+    assert claim.claims and all("tai" not in t for t in texts), texts
+
+
+def test_a_concealed_kong_is_no_wait_on_a_fifth_copy() -> None:
+    # East holds a concealed kong of 6 Characters; 2-3-4-4-5-7-7-8-9-9-9 Characters in hand:
+    # throwing one tile can leave a hand whose shape "waits" on a sixth 6 Characters
+    v = view_of("23445778999m", seat=E, melds=["concealed-kong 6666m"], last_drawn="3m")
+    h = hints(v)
+    assert h.discard is not None and Tile.M6 not in h.discard.useful
+    assert Tile.M6 not in h.waits.waits and Tile.M6 not in h.waits.tai

@@ -21,7 +21,8 @@ def test_there_is_one_face_per_tile_kind_in_tile_order():
 def test_face_carries_the_names_from_tiles(tile):
     f = face(tile)
     assert f.chinese == tile.chinese
-    assert f.english == tile.english
+    # the name a sentence uses: a wind is named as a wind, not as the seat
+    assert f.english == (f"{tile.english} Wind" if tile.is_wind else tile.english)
     assert f.suit_label in tile.chinese or tile.is_suited
 
 

@@ -70,9 +70,14 @@ def test_each_claim_gets_a_line_with_take_or_skip() -> None:
     assert chows
     lines = panel.hint_for(view, legal).lines
     text = plain(lines)
-    assert text.startswith(f"Claim {Text.from_markup(markup(view.window_tile)).plain}?")
+    tile = view.window_tile
+    assert tile is not None
+    assert text.startswith(f"Claim {Text.from_markup(markup(tile)).plain} ({tile.english})?")
     claim_lines = [x for x in text.splitlines() if x.startswith("  C Chow ")]
     assert len(claim_lines) == len(chows)
+    assert [x.split(" → ")[0] for x in claim_lines] == [
+        f"  C Chow {c.tile.number}-{c.tile.number + 1}-{c.tile.number + 2} Bamboo"
+        for c in chows]
     for line, c in zip(claim_lines, engine.claim_hints(view, legal), strict=True):
         assert ("→ take:" if c.take else "→ skip:") in line
     assert "S skips." in text
@@ -86,30 +91,34 @@ def test_render_lays_out_every_part() -> None:
         waits=engine.WaitsHint({Tile.P3: 2, Tile.P6: 0}, "", {Tile.P3: -1, Tile.P6: -1}),
         tai=engine.TaiHint((TaiSource("honour-pair", 1, False, "the Red Dragon pair"),), 0, 1,
                            True, "No tai yet: keep the Red Dragon pair."),
-        claims=(engine.ClaimHint(Pong(), False, "Skip the Pong 5p: it does not bring you "
-                                 "closer (ready either way)."),),
+        claims=(engine.ClaimHint(Pong(), False, "Skip the Pong of 5 Circles: it does not "
+                                 "bring you closer (ready either way)."),),
         bao=(engine.BaoWarning(Tile.RED, Seat.SOUTH, "third-dragon",
-                               "Careful with 7z (Red Dragon): South shows two dragon sets; "
-                               "the third dragon is Bao."),))
+                               "Careful with Red Dragon: South shows two dragon sets; "
+                               "the third dragon is Bao."),),
+        win=engine.WinNowHint(Tile.P5, 2, "You can win now on 5 Circles (2 tai)."))
     got = panel.render(hint, view, [Win(), Pong(), Pass()])
     text = plain(got.lines)
     assert got.suggest is None
-    assert text.startswith("You can win now: press W!")
+    assert text.startswith("You can win now on 5 Circles (2 tai): press W!")
     assert "P Pong" in text and "→ skip: it does not bring you closer" in text
-    assert "Waiting on 2 kinds, 2 unseen:" in text
-    assert "Too few tai" in text
     assert "No tai yet: keep the Red Dragon pair." in text
-    assert "Bao: Careful with 中 (Red Dragon): South shows two dragon sets" in text
+    assert "Bao: Careful with Red Dragon: South shows two dragon sets" in text
+    # with no win on offer, the waits show, and that none of them has the tai to win
+    text = plain(panel.render(hint, view, [Pong(), Pass()]).lines)
+    assert "Waiting on 2 kinds, 2 unseen:" in text
+    assert "Too few tai: a win here would not reach the 1 tai you need." in text
 
 
 def test_bao_warnings_for_a_picked_tile_come_from_the_hints_module(
         monkeypatch: pytest.MonkeyPatch) -> None:
     s = session(READY)
-    warnings = (engine.BaoWarning(Tile.RED, Seat.SOUTH, "third-dragon", "Careful with 7z."),
-                engine.BaoWarning(Tile.P5, Seat.WEST, "fresh-tile", "Careful with 5p."))
+    warnings = (engine.BaoWarning(Tile.RED, Seat.SOUTH, "third-dragon",
+                                  "Careful with Red Dragon."),
+                engine.BaoWarning(Tile.P5, Seat.WEST, "fresh-tile", "Careful with 5 Circles."))
     monkeypatch.setattr(engine, "bao_warnings", lambda view: warnings)
     got = panel.bao_warnings(s.view(), Tile.P5)
-    assert plain(got) == "Bao warning: Careful with 5筒."
+    assert plain(got) == "Bao warning: Careful with 5 Circles."
     assert panel.bao_warnings(s.view(), Tile.M1) == []
 
 
@@ -133,7 +142,41 @@ def test_after_a_win_the_panel_says_where_its_tai_came_from() -> None:
     s.submit(Win())
     won = next(e for e in s.game.events if isinstance(e, Won))
     text = plain(panel.win_lines(won, lambda seat: seat.name.title()))
-    assert text.startswith(f"East won on {Text.from_markup(markup(Tile.P5)).plain}: ")
+    assert text.startswith(f"East won on {Text.from_markup(markup(Tile.P5)).plain} "
+                           "(5 Circles): ")
     assert f": {won.tai} tai" in text
     assert "Dragon" in text
     assert len(text.splitlines()) == 1 + len(won.patterns)
+
+
+def test_a_win_on_offer_comes_first_with_the_tai_the_engine_pays() -> None:
+    s = session(READY)
+    s.submit(Discard(Tile.SOUTH))  # then East draws 5p: a self-drawn win
+    until_human(s)
+    view, legal = s.view(), s.human_legal()
+    assert Win() in legal
+    got = panel.hint_for(view, legal)
+    assert got.suggest is None
+    first = plain(got.lines[:1])
+    s.submit(Win())
+    won = next(e for e in s.game.events if isinstance(e, Won))
+    assert first == f"You can win now on 5 Circles ({won.tai} tai): press W!"
+
+
+def test_rules_that_count_no_tai_get_a_panel_without_tai() -> None:
+    s = Session(PlayConfig(rules="casual", quick=False, seed=1, opponents=PASSIVE,
+                           ai_delay=0.0, walls=[READY]))
+    s.start_hand()
+    seen = []
+    for _ in range(3):
+        until_human(s)
+        view, legal = s.view(), s.human_legal()
+        if not legal:
+            break
+        hint = panel.hint_for(view, legal)
+        seen.append(plain(hint.lines))
+        s.submit(Win() if Win() in legal else Discard(hint.suggest) if hint.suggest is not None
+                 else Pass())
+    assert seen[0].startswith("Throw ") and "Any complete hand wins under these rules." in seen[0]
+    assert any(x.startswith("You can win now on 5 Circles: press W!") for x in seen), seen
+    assert all("tai" not in x for x in seen), seen

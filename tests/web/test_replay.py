@@ -9,10 +9,18 @@ from typing import Any
 import pytest
 from conftest import Player, create_table, start
 
-from sgmahjong.game import Claimed, Discarded, Won
+from sgmahjong.game import (
+    BonusExposed,
+    Claimed,
+    Discarded,
+    Game,
+    InstantPayout,
+    Settled,
+    Won,
+)
 from sgmahjong.record import loads_record
 from sgmahjong.tiles import Seat, Tile, parse_tiles
-from sgmahjong.web.replay import describe, replay_hands
+from sgmahjong.web.replay import describe, hand_steps, replay_hands
 
 DEAD_WALL = 15          # casual plays with a dead wall of 15 tiles
 DEALT = 4 * 13 + 1      # thirteen each, then East's fourteenth from the front
@@ -96,7 +104,7 @@ def test_each_hand_starts_from_the_deal_and_ends_on_the_stored_result(finished) 
             w = end["hand"]["wins"][-1]
             won = next(s for s in reversed(hand["steps"]) if " wins on " in s["text"])
             assert won["text"].startswith(f"{['East', 'South', 'West', 'North'][w['seat']]}"
-                                          f" wins on {w['tile']}")
+                                          f" wins on {Tile.parse(w['tile']).english}")
             ws = won["seats"][w["seat"]]
             assert parse_tiles(w["tile"])[0] in parse_tiles(ws["concealed"])
             # a complete hand: fourteen tiles, each declared set counting three
@@ -143,9 +151,31 @@ def test_frames_come_from_the_record_alone(finished) -> None:
 
 
 def test_steps_read_as_sentences() -> None:
-    assert describe(Discarded(Seat.SOUTH, Tile.P5)) == "South discards 5p"
-    assert describe(Claimed(Seat.WEST, "pong", Tile.S7, Tile.S7, Seat.SOUTH)) == "West pongs 7s"
+    assert describe(Discarded(Seat.SOUTH, Tile.P5)) == "South discards 5 Circles"
+    assert describe(Discarded(Seat.EAST, Tile.EAST)) == "East discards East Wind"
+    assert describe(Claimed(Seat.WEST, "pong", Tile.S7, Tile.S7, Seat.SOUTH)) == (
+        "West pongs 7 Bamboo")
     assert describe(Claimed(Seat.SOUTH, "chow", Tile.M4, Tile.M3, Seat.EAST)) == (
-        "South chows 4m (345m)")
+        "South chows 4 Characters, making 3-4-5 Characters")
+    assert describe(BonusExposed(Seat.NORTH, Tile.CHRYSANTHEMUM)) == (
+        "North sets aside the bonus tile Chrysanthemum")
     assert describe(Won(Seat.NORTH, Tile.M3, Seat.EAST, (), 4, 4, (), "regular")) == (
-        "North wins on 3m: 4 tai (from East)")
+        "North wins on 3 Characters: 4 tai (from East)")
+    assert describe(InstantPayout(Seat.WEST, "concealed-kong", 1, (-1, -1, 3, -1))) == (
+        "West collects 1 point from each player for a concealed kong")
+    assert describe(Settled(Seat.SOUTH, (0, 1, 0, 0), ())) == "South collects 1 point"
+
+
+def test_a_win_under_rules_that_count_no_tai_says_no_tai() -> None:
+    # casual: any complete hand wins and the scorer gives it no tai
+    assert describe(Won(Seat.SOUTH, Tile.M6, None, (), 0, 0, (), "regular")) == (
+        "South wins on 6 Characters (self-drawn)")
+
+
+def test_the_deal_names_the_bonus_tiles_set_aside() -> None:
+    playing = [t for t in Tile if t < 34 for _ in range(4)]
+    others = [t for t in Tile if t.is_bonus and t not in (Tile.PLUM, Tile.CHRYSANTHEMUM)]
+    wall = [Tile.PLUM, Tile.CHRYSANTHEMUM, *playing[:60], *others, *playing[60:]]
+    g = Game.new("standard", wall=wall)
+    [deal] = hand_steps(g.rules, g.events, [0, 0, 0, 0])[:1]
+    assert deal["text"].endswith("bonus tiles set aside: Plum and Chrysanthemum by East")

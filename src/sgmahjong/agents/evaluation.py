@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from ..analysis.decompose import is_complete
 from ..analysis.shanten import shanten
+from ..english import suit_name, tile_name
 from ..game.actions import Action, Chow, Discard, Kong, Pass, Pong, Win
 from ..game.prng import Xoshiro256
 from ..game.state import Phase
@@ -25,6 +26,7 @@ __all__ = [
     "discard_options", "keep_score", "lookahead", "ready_looking", "ready_waits",
     "safe_default", "situation", "tai_plan", "useful_kinds", "view_plan",
 ]
+
 
 
 # ---------------------------------------------------------------- counting tiles
@@ -309,7 +311,7 @@ def tai_plan(counts: Sequence[int], melds: Sequence[Meld], bonus: Sequence[Tile]
             if v:
                 secured += v
                 sources.append(TaiSource("honour-set", v, True,
-                                         f"the {m.tile.english} set", (m.tile,)))
+                                         f"the {tile_name(m.tile)} set", (m.tile,)))
     for t in range(27, 34):
         n = counts[t]
         if n >= 2:
@@ -318,10 +320,10 @@ def tai_plan(counts: Sequence[int], melds: Sequence[Meld], bonus: Sequence[Tile]
                 if n >= 3:
                     secured += v
                     sources.append(TaiSource("honour-set", v, True,
-                                             f"the {Tile(t).english} set", (Tile(t),)))
+                                             f"the {tile_name(Tile(t))} set", (Tile(t),)))
                 else:
                     sources.append(TaiSource("honour-pair", v, False,
-                                             f"the {Tile(t).english} pair", (Tile(t),)))
+                                             f"the {tile_name(Tile(t))} pair", (Tile(t),)))
     if not any(m.is_pong_or_kong for m in melds):
         pid = "all-chow" if bonus else "ping-hu"
         v = _pattern_tai(rules, pid) or _pattern_tai(rules, "all-chow")
@@ -342,11 +344,12 @@ def tai_plan(counts: Sequence[int], melds: Sequence[Meld], bonus: Sequence[Tile]
             if off <= 1 and honours == 0 and _pattern_tai(rules, "full-colour"):
                 v = _pattern_tai(rules, "full-colour")
                 sources.append(TaiSource("full-colour", v, False,
-                                         f"one suit ({'mps'[main]}, {v} tai)"))
+                                         f"one suit ({suit_name(Tile(9 * main))}, {v} tai)"))
             elif off <= 3 and _pattern_tai(rules, "half-colour"):
                 v = _pattern_tai(rules, "half-colour")
-                sources.append(TaiSource("half-colour", v, False,
-                                         f"one suit with honours ({'mps'[main]}, {v} tai)"))
+                sources.append(TaiSource(
+                    "half-colour", v, False,
+                    f"one suit with honours ({suit_name(Tile(9 * main))}, {v} tai)"))
     if not any(m.is_chow for m in melds):
         pairs = sum(1 for c in counts if c >= 2)
         if pairs >= 4 - len(melds) and _pattern_tai(rules, "all-pong"):
@@ -474,12 +477,12 @@ def bao_dangers(view: PlayerView, tile: Tile) -> list[BaoDanger]:
             shown = _exposed_tai(melds, s.bonus, s.seat, view.round_wind, view.rules)
             if value and shown + value >= view.rules.scoring.tai_cap:
                 out.append(BaoDanger(tile, s.seat, "exposed-limit",
-                                     f"{who} shows {shown} tai; {tile.english} would reach "
+                                     f"{who} shows {shown} tai; {tile_name(tile)} would reach "
                                      "the limit"))
         if ("full-colour" in cases and tile.is_suited and len(melds) >= 3
                 and all(m.tile.is_suited and m.tile // 9 == tile // 9 for m in melds)):
             out.append(BaoDanger(tile, s.seat, "full-colour",
-                                 f"{who} shows {len(melds)} sets of {tile.suit}; that suit "
+                                 f"{who} shows {len(melds)} sets of {suit_name(tile)}; that suit "
                                  "is Bao for a full colour"))
     if ("fresh-tile" in cases and view.seen[tile] == 0
             and view.live_remaining <= view.rules.bao.fresh_tile_max_remaining + 1):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+from ..english import tile_name
 from ..tiles import ALL_TILES, Tile
 
 IVORY = "#fbf7ea"
@@ -59,7 +60,8 @@ class TileFace:
     animal); ``short`` is the compact label used in running text ("5筒", "東", "1梅").
     ``colour`` is the ink on the ivory face, ``term_colour`` a colour readable on any
     terminal background (None: the terminal's foreground). ``glyph`` is the Unicode
-    mahjong tile (U+1F000-U+1F02B), None for the animals.
+    mahjong tile (U+1F000-U+1F02B), None for the animals. ``english`` is the name a
+    sentence uses (:func:`sgmahjong.english.tile_name`: "East Wind", "5 Circles").
     """
 
     tile: Tile
@@ -123,7 +125,7 @@ def _make(tile: Tile) -> TileFace:
         text, label = str(tile.number), tile.chinese
         short = text + label
     return TileFace(tile=tile, text=text, suit_label=label, kind=kind, colour=colour,
-                    term_colour=term, chinese=tile.chinese, english=tile.english, short=short,
+                    term_colour=term, chinese=tile.chinese, english=tile_name(tile), short=short,
                     glyph=_glyph(tile))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..english import count
 from ..rules.model import Ruleset
 from ..tiles import Seat
 
@@ -68,7 +69,8 @@ def settle_win(rules: Ruleset, winner: Seat, tai: int, self_drawn: bool,
     if p.scheme == "winner-only":
         points = base * (p.self_drawn_pays if self_drawn else 1)
         deltas[winner] = points
-        why = f"{tai} tai: {base} points" + (", doubled for self-drawn" if self_drawn else "")
+        why = f"{tai} tai: {count(base, 'point')}" + (", doubled for self-drawn" if self_drawn
+                                                      else "")
         return Settlement(tuple(deltas), (PaymentLine(None, winner, points, why),))  # type: ignore[arg-type]
     self_rate = self_drawn or (thirteen_wonders and p.thirteen_wonders_self_drawn_rate)
     skip = set(exempt)

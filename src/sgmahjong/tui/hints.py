@@ -16,18 +16,23 @@ from dataclasses import dataclass, field
 from rich.markup import escape
 
 from ..agents import hints as engine
+from ..english import chow_name, count, tile_name
 from ..game import Action, Chow, Discard, Kong, Phase, PlayerView, Pong, Win, Won
+from ..render.labels import face
 from ..render.text import markup
+from ..render.words import tai_counted, tai_text
 from ..rules.catalog import PATTERNS
 from ..tiles import Seat, Tile
 
-__all__ = ["Hint", "bao_warnings", "hint_for", "render", "tiles_markup", "win_lines"]
+__all__ = ["WIN_KEY", "Hint", "bao_warnings", "hint_for", "named", "render", "tiles_markup",
+           "win_lines"]
 
 SHOWN_TILES = 10     # useful tiles listed after the suggested discard (two lines)
 SHOWN_SOURCES = 5    # tai sources listed
+WIN_KEY = "W"        # the table's key for Win, named by the win hint
 
-_BY_TEXT = {t.text: t for t in Tile}
-_TILE_TEXT = re.compile(r"(?<![\w])(" + "|".join(sorted(_BY_TEXT, key=len, reverse=True))
+_BY_NAME = {tile_name(t): t for t in Tile}
+_TILE_NAME = re.compile(r"(?<![\w-])(" + "|".join(sorted(_BY_NAME, key=len, reverse=True))
                         + r")(?![\w])")
 
 
@@ -54,19 +59,17 @@ def render(h: engine.Hints, view: PlayerView, legal: Sequence[Action]) -> Hint:
     out: list[str] = []
     can_win = Win() in legal
     if can_win:
-        on, tile = "", view.window_tile
-        worth = h.waits.tai.get(tile, -1) if tile is not None else -1
-        if tile is not None and h.discard is None and worth >= 0:
-            on = f" on {markup(tile)} ({worth} tai)"
-        out.append(f"[b green]You can win now{on}: press W![/]")
+        said = h.win.sentence.removesuffix(".") if h.win is not None else "You can win now"
+        out.append(f"[b green]{tiles_markup(said)}: press {WIN_KEY}![/]")
     out.extend(_claim_lines(h.claims, view))
     out.extend(_own_kong_lines(view, legal))
     suggest = None
+    on_turn = view.phase is Phase.TURN and view.seat == view.turn
     if h.discard is not None and not can_win:  # no throw to suggest when you can win
         out.extend(_discard_lines(h.discard))
         if Discard(h.discard.tile) in legal:
             suggest = h.discard.tile
-    if not (can_win and h.discard is not None):
+    if not (can_win and on_turn):   # the waits after a throw nobody needs to make
         out.extend(_wait_lines(h.waits, view, show_not_ready=h.discard is None))
     out.extend(_tai_lines(h.tai, view, on_turn=h.discard is not None))
     out.extend(f"[b red]Bao:[/] {tiles_markup(w.sentence)}" for w in h.bao)
@@ -75,13 +78,19 @@ def render(h: engine.Hints, view: PlayerView, legal: Sequence[Action]) -> Hint:
     return Hint(out, suggest)
 
 
+def named(tile: Tile) -> str:
+    """A tile as the panel names it: its label drawn as a tile, then its name."""
+    return f"{markup(tile)} ({escape(tile_name(tile))})"
+
+
 def tiles_markup(sentence: str) -> str:
-    """Plain text from the hints module with each tile (``5p``, ``7z``…) drawn as a tile."""
+    """Plain text from the hints module, escaped, with each tile name ("5 Circles",
+    "Red Dragon") in the tile's colour."""
     parts = []
     last = 0
-    for m in _TILE_TEXT.finditer(sentence):
+    for m in _TILE_NAME.finditer(sentence):
         parts.append(escape(sentence[last:m.start()]))
-        parts.append(markup(_BY_TEXT[m.group(1)]))
+        parts.append(f"[{face(_BY_NAME[m.group(1)]).style}]{escape(m.group(1))}[/]")
         last = m.end()
     parts.append(escape(sentence[last:]))
     return "".join(parts)
@@ -109,13 +118,12 @@ def _sentence(text: str) -> str:
 
 
 def _discard_lines(d: engine.DiscardHint) -> list[str]:
-    head = f"[b]Throw {markup(d.tile)}[/] ({escape(d.tile.english)})"
+    head = f"[b]Throw {markup(d.tile)}[/] ({escape(tile_name(d.tile))})"
     if d.shanten <= 0:
         out = [f"{head}: leaves you ready."]
     else:
-        steps = f"{d.shanten} tile{'s' if d.shanten > 1 else ''}"
-        out = [f"{head}: leaves you {steps} from ready, {len(d.useful)} kinds help "
-               f"({d.remaining} unseen):"]
+        out = [f"{head}: leaves you {count(d.shanten, 'tile')} from ready, "
+               f"{count(len(d.useful), 'kind')} help ({d.remaining} unseen):"]
         out.extend(_tile_rows(d.useful))
     if d.plan and d.shanten > 0:  # when ready, the waits below show the tai of each win
         bad = d.plan.startswith("but ")
@@ -130,8 +138,7 @@ def _wait_lines(w: engine.WaitsHint, view: PlayerView, show_not_ready: bool) -> 
     if not w.waits:
         return [tiles_markup(w.sentence)] if show_not_ready and w.sentence else []
     left = sum(w.waits.values())
-    kinds = f"{len(w.waits)} kind{'s' if len(w.waits) > 1 else ''}"
-    out = [f"[b]Waiting on[/] {kinds}, {left} unseen:"]
+    out = [f"[b]Waiting on[/] {count(len(w.waits), 'kind')}, {left} unseen:"]
     none_win = bool(w.tai) and all(n < 0 for n in w.tai.values())
     items = []
     for t, n in sorted(w.waits.items(), key=lambda kv: (-kv[1], kv[0])):
@@ -142,7 +149,8 @@ def _wait_lines(w: engine.WaitsHint, view: PlayerView, show_not_ready: bool) -> 
     out.extend(_rows(items, 5 if none_win or not w.tai else 2))
     if none_win:
         need = view.rules.scoring.minimum_tai
-        out.append(f"  [red]Too few tai: a win here would not reach the {need} you need.[/]")
+        out.append(f"  [red]Too few tai: a win here would not reach the {count(need, 'tai')} "
+                   "you need.[/]")
     if not left:
         out.append("  [red]Every copy is visible: this wait cannot come.[/]")
     return out
@@ -167,24 +175,19 @@ def _tai_lines(t: engine.TaiHint, view: PlayerView, on_turn: bool) -> list[str]:
     return out
 
 
-def _claim_name(a: Action, tile: Tile | None) -> tuple[str, str]:
-    """The key and the name of a claim, with its tiles drawn."""
-    if isinstance(a, Chow):
-        return "C", "Chow " + " ".join(markup(Tile(a.tile + i)) for i in range(3))
-    if isinstance(a, Kong):
-        return "K", f"Kong {markup(a.tile)}"
-    if isinstance(a, Pong):
-        return "P", f"Pong {markup(tile)}" if tile is not None else "Pong"
-    return "", escape(type(a).__name__)
+_CLAIM_KEYS = ((Chow, "C"), (Kong, "K"), (Pong, "P"))
 
 
 def _claim_lines(claims: Sequence[engine.ClaimHint], view: PlayerView) -> list[str]:
     if not claims:
         return []
     tile = view.window_tile
-    out = [f"[b]Claim {markup(tile)}?[/]" if tile is not None else "[b]Claims[/]"]
+    out = [f"[b]Claim {named(tile)}?[/]" if tile is not None else "[b]Claims[/]"]
     for c in claims:
-        key, name = _claim_name(c.action, tile)
+        key = next((k for kind, k in _CLAIM_KEYS if isinstance(c.action, kind)), "")
+        # the tile on offer heads the block: a line names the set it makes, tersely
+        name = (f"Chow {chow_name(c.action.tile)}" if isinstance(c.action, Chow)
+                else type(c.action).__name__)
         verdict = "[b green]take[/]" if c.take else "[b yellow]skip[/]"
         why = c.sentence.split(": ", 1)[1] if ": " in c.sentence else c.sentence
         out.append(f"  {key} {name} → {verdict}: {tiles_markup(why)}")
@@ -197,7 +200,7 @@ def _own_kong_lines(view: PlayerView, legal: Sequence[Action]) -> list[str]:
     if view.phase is not Phase.TURN:
         return []
     how = {"concealed": "four in hand", "added": "add to your pong"}
-    return [f"K: you may kong {markup(a.tile)} ({how.get(a.kind, a.kind)}); "
+    return [f"K: you may kong {named(a.tile)}, {how.get(a.kind, a.kind)}; "
             "a replacement tile follows." for a in legal if isinstance(a, Kong)]
 
 
@@ -207,16 +210,22 @@ def bao_warnings(view: PlayerView, tile: Tile) -> list[str]:
             for w in engine.bao_warnings(view) if w.tile == tile]
 
 
-def win_lines(won: Won, name: Callable[[Seat], str]) -> list[str]:
-    """After a win, where its tai came from (:func:`sgmahjong.agents.hints.win_hint`)."""
-    hint = engine.win_hint(won)
-    capped = f" ({won.raw_tai} before the cap)" if won.raw_tai != hint.tai else ""
-    out = [f"[b]{escape(name(won.seat))} won[/] on {markup(won.tile)}: "
-           f"[b]{hint.tai} tai[/]{capped}"]
+def win_lines(won: Won, name: Callable[[Seat], str], *,
+              counts_tai: bool | None = None) -> list[str]:
+    """After a win, where its tai came from (:func:`sgmahjong.agents.hints.win_hint`);
+    nothing about tai under rules that count none (``counts_tai``, read from the win when
+    not given: :func:`sgmahjong.render.words.tai_counted`)."""
+    if counts_tai is None:
+        counts_tai = tai_counted(won)
+    hint = engine.win_hint(won, counts_tai=counts_tai)
+    head = f"[b]{escape(name(won.seat))} won[/] on {named(won.tile)}"
+    if not counts_tai:
+        return [f"{head}: {escape(hint.sentence)}"]
+    out = [f"{head}: [b]{tai_text(hint.tai, won.raw_tai)}[/]"]
     for (pid, tai), hit in zip(hint.items, won.patterns, strict=True):
         p = PATTERNS.get(pid)
         times = f" ×{hit.count}" if hit.count > 1 else ""
-        out.append(f"  · {escape(p.english if p else pid)}{times}: {tai} tai")
+        out.append(f"  · {escape(p.english if p else pid)}{times}: {count(tai, 'tai')}")
     if not hint.items:
         out.append(f"  {tiles_markup(hint.sentence)}")
     return out

@@ -14,9 +14,31 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bot.wire import view_json
+from ..english import tile_name
 from ..errors import SgmahjongError
-from ..game import Action, Event, HandRecord, PlayerView, Settled, TableState, Won, view
+from ..game import (
+    Action,
+    BaoIncurred,
+    Discard,
+    Event,
+    HandRecord,
+    InstantPayout,
+    Pass,
+    PlayerView,
+    Settled,
+    TableState,
+    Won,
+    view,
+)
 from ..record import redact_for
+from ..render.words import (
+    bao_text,
+    drawn_text,
+    payment_text,
+    payout_text,
+    tai_counted,
+    win_text,
+)
 from ..rules.catalog import PATTERNS
 from ..tiles import Seat
 
@@ -131,32 +153,56 @@ def pattern_name(pid: str) -> str:
     return p.english if p else pid.replace("-", " ").title()
 
 
-def hand_summary(record: HandRecord, names: Sequence[str],
-                 scores: Sequence[int]) -> dict[str, Any]:
+def hand_summary(record: HandRecord, names: Sequence[str], scores: Sequence[int], *,
+                 counts_tai: bool | None = None) -> dict[str, Any]:
     """What the page shows after a hand: each win's tai breakdown, the payments (by match
-    player), the hand's deltas and the scores after it."""
-    def player(seat: int | None) -> int | None:
-        return None if seat is None else (record.banker + seat) % 4
+    player), the instant payouts and Bao along the way, the hand's deltas and the scores
+    after it. Each win, payment, payout and Bao line, and a drawn hand, carries ``text``:
+    the sentence to show, with tiles named (:mod:`sgmahjong.render.words`); no tai under
+    rules that count none (``counts_tai``, read from each win when not given)."""
+    def player(seat: int) -> int:
+        return (record.banker + seat) % 4
+
+    def name(seat: int | None) -> str | None:
+        return None if seat is None else names[player(seat)]
 
     wins = []
     payments = []
+    payouts = []
+    bao = []
     for e in record.events:
         if isinstance(e, Won):
             wins.append({
-                "player": player(e.seat), "name": names[player(e.seat) or 0],
-                "seat": int(e.seat), "tile": e.tile.text,
-                "discarder": player(None if e.discarder is None else int(e.discarder)),
+                "player": player(e.seat), "name": name(e.seat),
+                "seat": int(e.seat), "tile": e.tile.text, "tile_name": tile_name(e.tile),
+                "discarder": None if e.discarder is None else player(e.discarder),
                 "self_drawn": e.discarder is None, "context": list(e.context),
                 "tai": e.tai, "raw_tai": e.raw_tai, "shape": e.shape,
                 "patterns": [{"id": p.id, "name": pattern_name(p.id), "count": p.count,
-                              "tai": p.tai} for p in e.patterns]})
+                              "tai": p.tai} for p in e.patterns],
+                "text": win_text(names[player(e.seat)], e.tile, name(e.discarder),
+                                 e.context, e.tai, e.raw_tai,
+                                 counts_tai=tai_counted(e) if counts_tai is None
+                                 else counts_tai)})
         elif isinstance(e, Settled):
-            payments.extend({"payer": player(None if p.payer is None else int(p.payer)),
-                             "payee": player(int(p.payee)), "amount": p.amount, "why": p.why}
+            payments.extend({"payer": None if p.payer is None else player(p.payer),
+                             "payee": player(p.payee), "amount": p.amount, "why": p.why,
+                             "text": payment_text(name(p.payer), names[player(p.payee)],
+                                                  p.amount, p.why)}
                             for p in e.payments)
+        elif isinstance(e, InstantPayout):
+            payouts.append({"player": player(e.seat), "amount": e.amount, "reason": e.reason,
+                            "text": payout_text(names[player(e.seat)], e.amount, e.reason)})
+        elif isinstance(e, BaoIncurred):
+            bao.append({"player": player(e.seat), "winner": player(e.winner), "case": e.case,
+                        "tile": e.tile.text,
+                        "text": bao_text(names[player(e.seat)], e.case,
+                                         names[player(e.winner)], e.tile)})
     return {"number": record.number, "round_wind": int(record.round_wind),
-            "banker": record.banker, "drawn": record.drawn, "wins": wins,
-            "payments": payments, "deltas": list(record.deltas), "scores": list(scores)}
+            "banker": record.banker, "drawn": record.drawn,
+            "drawn_text": None if record.drawn is None else drawn_text(record.drawn),
+            "wins": wins, "payments": payments, "payouts": payouts, "bao": bao,
+            "deltas": list(record.deltas), "scores": list(scores)}
 
 
 def standings(names: Sequence[str], scores: Sequence[int]) -> list[dict[str, Any]]:
@@ -165,23 +211,56 @@ def standings(names: Sequence[str], scores: Sequence[int]) -> list[dict[str, Any
     return [{"player": p, "name": names[p], "score": scores[p]} for p in order]
 
 
+WIN_KEY = "W"
+"""The key the web table gives Win; the win hint names it."""
+
+
 def hints_json(v: PlayerView, legal: Sequence[Action]) -> dict[str, Any] | None:
-    """The hint panel for ``v`` from :mod:`sgmahjong.agents.hints`, or None without it."""
+    """The hint panel for ``v`` from :mod:`sgmahjong.agents.hints`, or None without it.
+
+    ``lines`` holds every sentence to show, in order, each ``{"kind", "text"}`` (kinds:
+    win, claim, discard, waits, tai, bao); no text is empty. The other fields give the
+    same hints one by one: ``discard.text`` is the reason after "Throw <name>: ", and
+    ``win`` (None when no win is on offer) says "You can win now ...: press W."
+    """
     try:
         from ..agents.hints import hints
     except ImportError:  # the hints module is optional
         return None
     h = hints(v, legal)
+    win = None if h.win is None else {
+        "tile": None if h.win.tile is None else h.win.tile.text, "tai": h.win.tai,
+        "text": h.win.sentence.removesuffix(".") + f": press {WIN_KEY}."}
     out: dict[str, Any] = {
         "waits": h.waits.sentence, "tai": h.tai.sentence,
         "claims": [{"action": c.action.to_json(), "take": c.take, "text": c.sentence}
                    for c in h.claims],
-        "bao": [b.sentence for b in h.bao], "discard": None}
+        "bao": [b.sentence for b in h.bao], "discard": None, "win": win}
+    lines: list[tuple[str, str]] = []
+    if win is not None:
+        lines.append(("win", win["text"]))
+    lines.extend(("claim", c.sentence) for c in h.claims)
     if h.discard is not None:
-        out["discard"] = {"tile": h.discard.tile.text, "text": h.discard.sentence}
+        out["discard"] = {"tile": h.discard.tile.text, "name": tile_name(h.discard.tile),
+                          "text": h.discard.reason}
+        lines.append(("discard", h.discard.sentence))
+    lines += [("waits", h.waits.sentence), ("tai", h.tai.sentence)]
+    lines.extend(("bao", b.sentence) for b in h.bao)
+    out["lines"] = [{"kind": k, "text": t} for k, t in lines if t]
     return out
 
 
-__all__ = ["CLIENT_TYPES", "MAX_MESSAGE", "PROTOCOL", "ClientMessage", "ProtocolError",
-           "error", "event_json", "hand_summary", "hints_json", "parse_client",
-           "pattern_name", "public_view_json", "redact", "request_json", "standings"]
+def time_up_text(action: Action) -> str:
+    """The notice when the clock ran out on a human seat and the AI (or a pass) answered:
+    "Time's up: the AI threw 5 Circles for you." """
+    if isinstance(action, Pass):
+        return "Time's up: passed on the claim."
+    if isinstance(action, Discard):
+        return f"Time's up: the AI threw {tile_name(action.tile)} for you."
+    return f"Time's up: the AI chose {type(action).__name__} for you."
+
+
+__all__ = ["CLIENT_TYPES", "MAX_MESSAGE", "PROTOCOL", "WIN_KEY", "ClientMessage",
+           "ProtocolError", "error", "event_json", "hand_summary", "hints_json",
+           "parse_client", "pattern_name", "public_view_json", "redact", "request_json",
+           "standings", "time_up_text"]

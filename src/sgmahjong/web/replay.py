@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..english import chow_name, count, tile_list, tile_name
 from ..game import (
     BaoIncurred,
     BonusExposed,
@@ -34,9 +35,16 @@ from ..game import (
 )
 from ..game.wall import KIND
 from ..record import Record
-from ..render.words import BAO_NAMES, CONTEXT_NAMES, DRAWN_WHY, PAYOUT_NAMES
+from ..render.words import (
+    BAO_NAMES,
+    CONTEXT_NAMES,
+    drawn_text,
+    payout_text,
+    tai_counted,
+    tai_text,
+)
 from ..rules import Ruleset
-from ..tiles import Seat, Tile, format_tiles
+from ..tiles import Seat, format_tiles
 from .protocol import hand_summary
 
 WINDS = ("East", "South", "West", "North")
@@ -47,41 +55,43 @@ _DECISIONS = (Discarded, Claimed, KongDeclared, Won, HandDrawn)
 
 
 
-def describe(e: Event) -> str:
-    """One line for an event as a viewer of the replay reads it: ``"South discards 5p"``."""
+def describe(e: Event, *, counts_tai: bool | None = None) -> str:
+    """One line for an event as a viewer of the replay reads it, tiles named:
+    ``"South discards 5 Circles"``. ``counts_tai``: whether the rules count tai (read from a
+    win when not given, :func:`sgmahjong.render.words.tai_counted`)."""
     who = WINDS[e.seat] if hasattr(e, "seat") else ""
     if isinstance(e, Drew):
-        return f"{who} draws {e.tile.text}" + (" as a replacement" if e.replacement else "")
+        return (f"{who} draws {tile_name(e.tile)}"
+                + (" as a replacement" if e.replacement else ""))
     if isinstance(e, BonusExposed):
-        return f"{who} sets aside the bonus tile {e.tile.text}"
+        return f"{who} sets aside the bonus tile {tile_name(e.tile)}"
     if isinstance(e, Discarded):
-        return f"{who} discards {e.tile.text}"
+        return f"{who} discards {tile_name(e.tile)}"
     if isinstance(e, Claimed):
         if e.kind == "chow":
-            return (f"{who} chows {e.tile.text} "
-                    f"({format_tiles([e.low, Tile(e.low + 1), Tile(e.low + 2)])})")
-        return f"{who} {e.kind}s {e.tile.text}"
+            return f"{who} chows {tile_name(e.tile)}, making {chow_name(e.low)}"
+        return f"{who} {e.kind}s {tile_name(e.tile)}"
     if isinstance(e, KongDeclared):
         if e.kind == "added":
-            return f"{who} adds {e.tile.text} to a pong: a kong"
-        return f"{who} declares a concealed kong of {e.tile.text}"
+            return f"{who} adds {tile_name(e.tile)} to a pong: a kong"
+        return f"{who} declares a concealed kong of {tile_name(e.tile)}"
     if isinstance(e, ClaimPassed):
-        return f"{who} passes on {e.tile.text}"
+        return f"{who} passes on {tile_name(e.tile)}"
     if isinstance(e, InstantPayout):
-        return (f"{who} collects {e.amount} from each player for "
-                f"{PAYOUT_NAMES.get(e.reason, e.reason)}")
+        return payout_text(who, e.amount, e.reason).removesuffix(".")
     if isinstance(e, BaoIncurred):
-        return (f"{who} {BAO_NAMES.get(e.case, e.case)}: liable (Bao) for "
-                f"{WINDS[e.winner]}'s win")
+        return (f"{who} {BAO_NAMES.get(e.case, e.case)} ({tile_name(e.tile)}): liable (Bao) "
+                f"for {WINDS[e.winner]}'s win")
     if isinstance(e, Won):
         how = "self-drawn" if e.discarder is None else f"from {WINDS[e.discarder]}"
         extra = "".join(f", {CONTEXT_NAMES.get(c, c)}" for c in e.context)
-        tai = f"{e.tai} tai" if e.tai != 1 else "1 tai"
-        return f"{who} wins on {e.tile.text}: {tai} ({how}{extra})"
+        counted = tai_counted(e) if counts_tai is None else counts_tai
+        tai = f": {tai_text(e.tai, e.raw_tai)}" if counted else ""
+        return f"{who} wins on {tile_name(e.tile)}{tai} ({how}{extra})"
     if isinstance(e, Settled):
-        return f"{who} collects {e.deltas[e.seat]} points"
+        return f"{who} collects {count(e.deltas[e.seat], 'point')}"
     if isinstance(e, HandDrawn):
-        return f"The hand is drawn: {DRAWN_WHY.get(e.reason, e.reason)}"
+        return drawn_text(e.reason).removesuffix(".")
     return e.TYPE
 
 
@@ -115,12 +125,12 @@ def snapshot(state: TableState, base: Sequence[int]) -> dict[str, Any]:
 
 
 def _deal_text(state: TableState, hand: int) -> str:
-    bonus = [f"{WINDS[n]} {_tiles(s.bonus, sort=False)}"
+    bonus = [f"{tile_list([KIND[i] for i in s.bonus])} by {WINDS[n]}"
              for n, s in enumerate(state.seats) if s.bonus]
     out = f"Hand {hand + 1} is dealt ({WINDS[state.round_wind]} round)"
     if not state.dealing:   # (an Eight Flowers win can end the hand inside the deal)
         out += ": East, the banker, holds 14 tiles, the others 13"
-    return out + (f"; bonus tiles set aside: {', '.join(bonus)}" if bonus else "")
+    return out + (f"; bonus tiles set aside: {'; '.join(bonus)}" if bonus else "")
 
 
 def hand_steps(rules: Ruleset, events: Sequence[Event], base: Sequence[int],
@@ -143,7 +153,8 @@ def hand_steps(rules: Ruleset, events: Sequence[Event], base: Sequence[int],
             steps[-1].update(n=first_n + i, **snapshot(state, base))
             continue
         tile = getattr(e, "tile", None)
-        steps.append({"n": first_n + i, "text": describe(e),
+        steps.append({"n": first_n + i,
+                      "text": describe(e, counts_tai=rules.scoring.counts_tai),
                       "tile": tile.text if tile is not None else None,
                       **snapshot(state, base)})
     return steps
@@ -165,7 +176,8 @@ def replay_hands(record: Record, names: Sequence[str]) -> list[dict[str, Any]]:
         rec = match.finish_hand()
         out.append({"number": rec.number, "round_wind": int(rec.round_wind),
                     "banker": rec.banker, "players": players, "steps": steps,
-                    "summary": hand_summary(rec, names, match.state.scores)})
+                    "summary": hand_summary(rec, names, match.state.scores,
+                                            counts_tai=record.rules.scoring.counts_tai)})
     return out
 
 
