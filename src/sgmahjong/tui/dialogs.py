@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -13,6 +14,7 @@ from textual.widgets import Static
 
 from ..game import Game
 from ..tiles import Seat
+from .clock import Handle
 from .ladder import goal_text
 from .summary import hand_lines, standings_lines
 
@@ -80,16 +82,25 @@ class HandOverScreen(_Dialog):
         self.stars = stars
         self.banker = banker
         self.ready = False
+        self._armer: Handle | None = None
+
+    ARM_DELAY = 0.6
+    """Seconds before a key closes the breakdown."""
 
     def on_mount(self) -> None:
         # a key pressed to throw just as an opponent won must not skip the breakdown
-        delay = self.session.config.ai_delay
-        if delay > 0:
-            self.set_timer(0.6, self._arm)
+        if self.session.config.ai_delay > 0:
+            self._armer = self.app.clock.call_later(  # type: ignore[attr-defined]
+                self.ARM_DELAY, self._arm)
         else:
             self._arm()
 
+    def on_unmount(self) -> None:
+        if self._armer is not None:
+            self._armer.cancel()
+
     def _arm(self) -> None:
+        self._armer = None
         self.ready = True
 
     def compose(self) -> ComposeResult:
@@ -134,7 +145,9 @@ class MatchOverScreen(_Dialog):
             lines.append(f"[b yellow]⭐ New star: {goal_text(goal)}![/]")
         if s.record_path is not None:
             lines.append("")
-            lines.append(f"[dim]Saved as {s.record_path.name} in your data folder.[/]")
+            # the whole path, so the player can find it (and hand it to `sgmahjong replay`)
+            lines.append("[dim]The game is saved as[/]")
+            lines.append(escape(str(s.record_path)))
         lines.append("")
         lines.append("[dim]Enter: back to the tables · Q: quit[/]")
         with VerticalScroll():
