@@ -60,11 +60,12 @@ async def test_the_tables_are_built_in_the_background(
     instead of freezing; the table opens once they are ready."""
     real = shanten.prepare_tables
     real()
-    release = threading.Event()
+    entered, release = threading.Event(), threading.Event()
     on_main_thread: list[bool] = []
 
     def slow_prepare(rebuild: bool = False) -> dict[str, object]:
         on_main_thread.append(threading.current_thread() is threading.main_thread())
+        entered.set()
         release.wait(timeout=10)
         return real(rebuild)
 
@@ -72,7 +73,8 @@ async def test_the_tables_are_built_in_the_background(
     app = PlayApp(PlayConfig(ai_delay=0.0, seed=4))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert on_main_thread == [False]
+        assert entered.wait(timeout=10)                 # the build has started...
+        assert on_main_thread == [False]                # ...off the main thread
         await pilot.press("1")
         await pilot.pause()
         screen = app.screen

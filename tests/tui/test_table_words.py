@@ -111,6 +111,22 @@ FOUR_WINS = [READY, ready_at("north", "1s5s5p"), ready_at("west", "1s5p"),
              ready_at("south", "5p")]
 
 
+@pytest.mark.parametrize("size, status", [
+    ((130, 42), "Singapore Mahjong · Hand 1 of 4 · East round · you sit East · 80 tiles left "
+                "to draw · standard rules"),
+    ((80, 24), "Hand 1/4 · East round · you sit East · 80 tiles left to draw · standard "
+               "rules"),
+])
+async def test_the_header_is_whole_at_any_width(table_app: Callable[..., PlayApp],
+                                                size: tuple[int, int], status: str) -> None:
+    app = table_app(READY)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert text_of(app, "#status") == status
+        bar = app.screen.query_one("#status", Static)
+        assert bar.region.width == size[0] and len(status) <= size[0] - 2
+
+
 async def test_nobody_is_to_play_once_the_hand_and_the_match_are_over(
         table_app: Callable[..., PlayApp]) -> None:
     """A quick game of four hands, each won by you: after each hand and at the final

@@ -58,7 +58,8 @@ class HelpScreen(_Dialog):
     """The keys; any key closes it."""
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
+        with VerticalScroll() as box:
+            box.border_subtitle = "any key: back"
             yield Static(Text.from_markup(KEYS_TEXT))
 
     def on_key(self) -> None:
@@ -118,7 +119,9 @@ class HandOverScreen(_Dialog):
             f"{n} {sc:+d}" for n, sc in zip(s.names, s.scores, strict=True)))
         more = "the standings" if s.match_over else "the next hand"
         lines.append(f"[dim]Enter: {more}[/]")
-        with VerticalScroll():
+        with VerticalScroll() as box:
+            # the breakdown can be taller than a small terminal: the way on stays in sight
+            box.border_subtitle = f"Enter: {more}"
             yield Static(Text.from_markup("\n".join(lines)), id="breakdown")
 
     def action_close(self) -> None:
@@ -150,7 +153,8 @@ class MatchOverScreen(_Dialog):
             lines.append(escape(str(s.record_path)))
         lines.append("")
         lines.append("[dim]Enter: back to the tables · Q: quit[/]")
-        with VerticalScroll():
+        with VerticalScroll() as box:
+            box.border_subtitle = "Enter: back to the tables · Q: quit"
             yield Static(Text.from_markup("\n".join(lines)), id="standings")
 
     def action_close(self) -> None:

@@ -325,11 +325,16 @@ class TableScreen(Screen[None]):
         if not s.in_hand:
             return
         v = s.view()
-        title = "[b]Singapore Mahjong[/] · " if self.app.size.width >= NARROW else ""
-        self.query_one("#status", Static).update(Text.from_markup(
-            f"{title}{s.hands_label()} · {WIND_NAMES[v.round_wind]} round · "
-            f"you sit {WIND_NAMES[v.seat]} · {tiles_left_text(v.live_remaining)} · "
-            f"{s.rules.name} rules"))
+        hand = s.hands_label()
+        rest = (f"{WIND_NAMES[v.round_wind]} round · you sit {WIND_NAMES[v.seat]} · "
+                f"{tiles_left_text(v.live_remaining)} · {s.rules.name} rules")
+        # the longest line that fits (the bar has a column of padding each side)
+        room = self.app.size.width - 2
+        for line in (f"Singapore Mahjong · {hand} · {rest}", f"{hand} · {rest}",
+                     f"{hand.replace(' of ', '/')} · {rest}"):
+            if len(line) <= room:
+                break
+        self.query_one("#status", Static).update(Text(line))
 
     def refresh_table(self) -> None:
         s = self.session
