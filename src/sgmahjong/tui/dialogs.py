@@ -118,7 +118,6 @@ class HandOverScreen(_Dialog):
         lines.append("[b]Scores[/]: " + ", ".join(
             f"{n} {sc:+d}" for n, sc in zip(s.names, s.scores, strict=True)))
         more = "the standings" if s.match_over else "the next hand"
-        lines.append(f"[dim]Enter: {more}[/]")
         with VerticalScroll() as box:
             # the breakdown can be taller than a small terminal: the way on stays in sight
             box.border_subtitle = f"Enter: {more}"
@@ -151,8 +150,6 @@ class MatchOverScreen(_Dialog):
             # the whole path, so the player can find it (and hand it to `sgmahjong replay`)
             lines.append("[dim]The game is saved as[/]")
             lines.append(escape(str(s.record_path)))
-        lines.append("")
-        lines.append("[dim]Enter: back to the tables · Q: quit[/]")
         with VerticalScroll() as box:
             box.border_subtitle = "Enter: back to the tables · Q: quit"
             yield Static(Text.from_markup("\n".join(lines)), id="standings")
