@@ -23,6 +23,10 @@ class PlayApp(App[None]):
     TITLE = "Singapore Mahjong"
     # a game, not a tool: the palette's key would only take room from the footer
     ENABLE_COMMAND_PALETTE = False
+    # notices at the top right: at the bottom they hid the prompt under your hand
+    CSS = """
+    ToastRack { dock: top; align: right top; margin-bottom: 0; }
+    """
 
     def __init__(self, config: PlayConfig | None = None, *, skip_setup: bool = False,
                  progress_path: Path | None = None, clock: Clock | None = None) -> None:
