@@ -338,3 +338,27 @@ async def test_a_narrow_terminal_shows_the_whole_hand_with_the_hints_open(
         assert not app.screen.query_one("#hints").has_class("hidden")
         assert "Throw" in text_of(app, "#hints")
         assert _visible_tiles(app) == 14
+
+
+async def test_a_key_just_after_the_hand_ends_does_not_skip_the_breakdown(
+        table_app: Callable[..., PlayApp], clock: ManualClock) -> None:
+    """With paced opponents, the breakdown takes Enter only 0.6 s after it opens (a key
+    pressed to throw just as the hand ended must not close it unread)."""
+    app = table_app(READY, ai_delay=0.35)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await throw_drawn(pilot)
+        while Win() not in app.session.human_legal():
+            clock.advance(0.35)
+            await pilot.pause()
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, HandOverScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HandOverScreen)   # too soon
+        clock.advance(0.6)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.session.match.state.hands_played == 1

@@ -100,6 +100,17 @@ async def test_the_header_counts_the_tiles_left_to_draw(
         assert "last 15 tiles" in text_of(app, "#breakdown")
 
 
+def board_scores(screen: TableScreen) -> dict[str, int]:
+    """Each seat box's name and score, as the table shows them."""
+    out = {}
+    for w in ("left", "top", "right", "me-info"):
+        first = str(screen.query_one(f"#{w}", Static).render()).split("\n")[0]
+        m = re.match(r"(.+?)(?:  to play )? · .* · ([+-]\d+) · \d+ tiles", first)
+        assert m, first
+        out[m.group(1)] = int(m.group(2))
+    return out
+
+
 def ready_at(seat: str, draws: str) -> list[Tile]:
     """A wall on which the player at ``seat`` is one tile (the 5 Circles) from a dragon-pong
     hand and draws it on their first turn."""
@@ -130,8 +141,8 @@ async def test_the_header_is_whole_at_any_width(table_app: Callable[..., PlayApp
 async def test_nobody_is_to_play_once_the_hand_and_the_match_are_over(
         table_app: Callable[..., PlayApp]) -> None:
     """A quick game of four hands, each won by you: after each hand and at the final
-    standings no seat is marked as the one to play; the standings give the full path of
-    the saved record."""
+    standings no seat is marked as the one to play and each seat's score is the match
+    score the engine computed; the standings give the full path of the saved record."""
     app = table_app(READY, walls=FOUR_WINS)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -155,6 +166,8 @@ async def test_nobody_is_to_play_once_the_hand_and_the_match_are_over(
             won = [e for e in app.screen.game.events if isinstance(e, Won)]
             assert [w.seat for w in won] == [Seat((4 - hand) % 4)]
             assert "to play" not in table_texts(table)
+            assert board_scores(table) == dict(zip(app.session.names, app.session.scores,
+                                                   strict=True))
             await pilot.press("enter")
             await pilot.pause()
         assert isinstance(app.screen, MatchOverScreen)
