@@ -47,8 +47,8 @@ def test_the_ladder_starts_a_rung_and_counts_the_stars(browser: Any, server: Ser
                          "earned: ['win']})") is None
     page.goto(server.url + "/")
     page.wait_for_function("() => document.getElementById('ladder-summary').textContent")
-    assert summary.inner_text() == ("Your tables ★ 2/9 · Next goal: win a hand at the "
-                                    "Lily pond")
+    assert summary.inner_text() == ("Your tables ★ 2/9 · Next goal: win a hand worth 3+ "
+                                    "tai at the Garden gate")
     assert page.get_by_test_id("ladder-stars-garden-gate").inner_text() == "★☆★"
     assert not errors, errors
     ctx.close()

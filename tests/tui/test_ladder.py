@@ -17,6 +17,7 @@ from sgmahjong.tui.session import PlayConfig
 from sgmahjong.tui.setup import SetupScreen
 from sgmahjong.tui.table import TableScreen
 
+from .conftest import settle
 from .test_play import READY, SIZE, throw_drawn
 
 
@@ -25,12 +26,28 @@ def test_a_new_player_starts_at_the_garden_gate() -> None:
                                    "Garden gate")
 
 
-def test_the_next_goal_climbs_the_ladder_before_the_harder_stars() -> None:
-    p = Progress({"garden-gate": {"win"}})
-    assert next_goal(p) == "win a hand at the Lily pond"
-    p = Progress({t: {"win"} for t in ("garden-gate", "lily-pond", "old-oak")})
-    assert next_goal(p) == "win a hand worth 3+ tai at the Garden gate"
-    assert stars_text(p, "old-oak") == "★☆☆"
+@pytest.mark.parametrize("stars, goal", [
+    ({"garden-gate": {"win"}}, "win a hand worth 3+ tai at the Garden gate"),
+    ({"garden-gate": {"win", "ahead"}}, "win a hand worth 3+ tai at the Garden gate"),
+    ({"garden-gate": {"win", "big-win"}}, "finish a quick game ahead at the Garden gate"),
+    ({"garden-gate": {"win", "big-win", "ahead"}}, "win a hand at the Lily pond"),
+    # a star won higher up does not move the goal off a rung with stars still open
+    ({"garden-gate": {"win"}, "lily-pond": {"win"}},
+     "win a hand worth 3+ tai at the Garden gate"),
+    ({"garden-gate": {"win", "big-win", "ahead"}, "lily-pond": {"win", "big-win", "ahead"},
+      "old-oak": {"win", "ahead"}}, "win a hand worth 3+ tai at the Old oak"),
+])
+def test_the_next_goal_is_the_first_open_star_of_the_current_rung(
+        stars: dict[str, set[str]], goal: str) -> None:
+    assert next_goal(Progress(stars)) == goal
+
+
+def test_every_star_earned() -> None:
+    p = Progress({t: {"win", "big-win", "ahead"} for t in ("garden-gate", "lily-pond",
+                                                             "old-oak")})
+    assert next_goal(p) == "every star is yours; try a full match against the owl"
+    assert stars_text(p, "old-oak") == "★★★"
+    assert stars_text(Progress({"old-oak": {"win"}}), "old-oak") == "★☆☆"
 
 
 def test_stars_for_a_hand_and_for_a_quick_game() -> None:
@@ -77,12 +94,13 @@ async def test_setup_shows_progress_and_a_table_key_starts_it() -> None:
     save_progress(p)
     app = PlayApp(PlayConfig(ai_delay=0.0, seed=4))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, SetupScreen)
         text = str(app.screen.query_one("#progress", Static).render())
-        assert text == "Your tables ⭐ 1/9 · Next goal: win a hand at the Lily pond"
+        assert text == ("Your tables ⭐ 1/9 · Next goal: win a hand worth 3+ tai at the "
+                        "Garden gate")
         await pilot.press("2")
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, TableScreen)
         s = app.session
         assert s is not None and s.config.table == "lily-pond" and s.match.quick

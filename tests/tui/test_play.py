@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from sgmahjong.game import Chow, Claimed, Discard, KongDeclared, Pong, Win, Won
+from sgmahjong.game import Chow, Claimed, Discard, Discarded, KongDeclared, Pong, Win, Won
 from sgmahjong.tiles import Seat, Tile
 from sgmahjong.tui.app import PlayApp
+from sgmahjong.tui.clock import ManualClock
 from sgmahjong.tui.dialogs import HandOverScreen, HelpScreen
 from sgmahjong.tui.table import TableScreen
 
@@ -72,10 +73,10 @@ async def test_win_on_a_discard_and_the_breakdown(table_app: Callable[..., PlayA
         await pilot.pause()
         assert isinstance(app.screen, HandOverScreen)
         text = text_of(app, "#breakdown")
-        assert "You won with 5筒, on Hedgehog" not in text  # opponents are named by level
-        assert "You won with 5筒, on Passive's discard" in text
+        assert "on Hedgehog" not in text  # opponents are named by level
+        assert "You won with 5 Circles, on Passive's discard." in text
         assert "Dragon Pong" in text and "Total: " in text and "the cap is 5" in text
-        assert "Passive pays You" in text
+        assert "Passive pays You 4 points" in text
         assert "This hand: You +" in text
         await pilot.press("enter")
         await pilot.pause()
@@ -131,24 +132,73 @@ async def test_skip_key(table_app: Callable[..., PlayApp]) -> None:
         assert offer_was_skipped(app)
 
 
-async def test_claim_offer_waits_without_a_timer(table_app: Callable[..., PlayApp]) -> None:
+async def test_claim_offer_waits_without_a_timer(table_app: Callable[..., PlayApp],
+                                                 clock: ManualClock) -> None:
     app = table_app(PAIR_OF_9S)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await throw_drawn(pilot)
-        await pilot.pause(0.5)
+        clock.advance(600)
+        await pilot.pause()
         assert Pong() in app.session.human_legal()  # still offered: no timer by default
+        assert clock.pending == 0
 
 
 async def test_claim_timer_skips_an_unanswered_offer(
-        table_app: Callable[..., PlayApp]) -> None:
-    app = table_app(PAIR_OF_9S, claim_timer=0.2)
+        table_app: Callable[..., PlayApp], clock: ManualClock) -> None:
+    app = table_app(PAIR_OF_9S, claim_timer=3)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await throw_drawn(pilot)
         assert Pong() in app.session.human_legal()
-        await pilot.pause(0.6)
+        clock.advance(2.9)
+        await pilot.pause()
+        assert Pong() in app.session.human_legal()  # not yet
+        clock.advance(0.1)
+        await pilot.pause()
         assert offer_was_skipped(app)
+
+
+async def test_an_answered_offer_stops_the_claim_timer(
+        table_app: Callable[..., PlayApp], clock: ManualClock) -> None:
+    app = table_app(PAIR_OF_9S, claim_timer=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await throw_drawn(pilot)
+        await pilot.press("p")
+        await pilot.pause()
+        assert [(c.seat, c.kind) for c in claimed(app)] == [(Seat.EAST, "pong")]
+        assert clock.pending == 0
+        clock.advance(10)
+        await pilot.pause()
+        assert any(isinstance(a, Discard) for a in app.session.human_legal())
+
+
+async def test_with_paced_opponents_your_turn_starts_on_the_drawn_tile(
+        table_app: Callable[..., PlayApp], clock: ManualClock) -> None:
+    """The opponents pause 0.35 s after each discard; the engine deals your draw in the
+    same step as the discard before it. From the moment you can throw, the cursor is on
+    the tile you drew, and Enter Enter throws that tile."""
+    app = table_app(READY, ai_delay=0.35)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await throw_drawn(pilot)               # East throws the South wind
+        steps = 0
+        while not any(isinstance(a, Discard) for a in app.session.human_legal()):
+            assert clock.next_delay() == pytest.approx(0.35)
+            clock.advance(0.35)
+            await pilot.pause()
+            steps += 1
+        assert steps == 2                      # after South's and West's discards
+        view = app.session.view()
+        assert view.last_drawn == Tile.P5      # the fourth live draw is East's
+        screen = app.screen
+        assert screen.order[screen.cursor] == Tile.P5 and screen.apart
+        assert "Your turn" in text_of(app, "#message")
+        await throw_drawn(pilot)
+        thrown = [e.tile for e in app.session.game.events
+                  if isinstance(e, Discarded) and e.seat == Seat.EAST]
+        assert thrown == [Tile.SOUTH, Tile.P5]
 
 
 async def test_chow_key_asks_which_chow(table_app: Callable[..., PlayApp]) -> None:
@@ -288,3 +338,27 @@ async def test_a_narrow_terminal_shows_the_whole_hand_with_the_hints_open(
         assert not app.screen.query_one("#hints").has_class("hidden")
         assert "Throw" in text_of(app, "#hints")
         assert _visible_tiles(app) == 14
+
+
+async def test_a_key_just_after_the_hand_ends_does_not_skip_the_breakdown(
+        table_app: Callable[..., PlayApp], clock: ManualClock) -> None:
+    """With paced opponents, the breakdown takes Enter only 0.6 s after it opens (a key
+    pressed to throw just as the hand ended must not close it unread)."""
+    app = table_app(READY, ai_delay=0.35)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await throw_drawn(pilot)
+        while Win() not in app.session.human_legal():
+            clock.advance(0.35)
+            await pilot.pause()
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, HandOverScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HandOverScreen)   # too soon
+        clock.advance(0.6)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.session.match.state.hands_played == 1

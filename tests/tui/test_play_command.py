@@ -21,7 +21,9 @@ def parse(*argv: str) -> argparse.Namespace:
     (["--opponents", "snail,fox,dragon"], "unknown opponent 'dragon'"),
     (["--rules", "nonesuch"], "unknown rules 'nonesuch'"),
     (["--delay", "-1"], "--delay must be 0 or more"),
-], ids=["two-opponents", "unknown-opponent", "unknown-rules", "negative-delay"])
+    (["--claim-timer", "-1"], "--claim-timer must be 0 (no timer) or more"),
+], ids=["two-opponents", "unknown-opponent", "unknown-rules", "negative-delay",
+        "negative-claim-timer"])
 def test_bad_options_exit_2_with_one_error(argv: list[str], message: str,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", *argv]) == 2
@@ -32,9 +34,10 @@ def test_bad_options_exit_2_with_one_error(argv: list[str], message: str,
 
 def test_options_make_the_config() -> None:
     c = config_from_args(parse("--quick", "--opponents", "Snail, rabbit,owl", "--seed", "9",
-                               "--no-hints", "--rules", "garden"))
-    assert (c.quick, c.opponents, c.seed, c.hints, c.rules) == (
-        True, ("snail", "rabbit", "owl"), 9, False, "garden")
+                               "--no-hints", "--rules", "garden", "--delay", "0.5",
+                               "--claim-timer", "3"))
+    assert (c.quick, c.opponents, c.seed, c.hints, c.rules, c.ai_delay, c.claim_timer) == (
+        True, ("snail", "rabbit", "owl"), 9, False, "garden", 0.5, 3.0)
 
 
 def test_default_opponents_are_hedgehog_fox_owl() -> None:

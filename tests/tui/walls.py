@@ -1,13 +1,14 @@
 """Walls and opponents for the table tests: a wall laid out from the hands and draws a test
-names, and a passive opponent (throws what it draws, never claims, never wins), so that a
-hand goes exactly as the test says whatever the real levels would do."""
+names, and a passive opponent (throws what it draws, never claims, never wins; the eager one also
+takes every win), so that a hand goes exactly as the test says whatever the real levels
+would do."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from sgmahjong.agents import register_agent
-from sgmahjong.game import Action, Discard, Pass, PlayerView
+from sgmahjong.game import Action, Discard, Pass, PlayerView, Win
 from sgmahjong.tiles import ALL_TILES, Tile, copies_in_set, parse_tiles
 
 
@@ -52,5 +53,13 @@ class Passive:
         return Pass() if Pass() in legal else legal[0]
 
 
+class Eager(Passive):
+    """Plays as :class:`Passive`, but wins whenever it can (on a discard or self-drawn)."""
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        return Win() if Win() in legal else super().act(view, legal)
+
+
 register_agent("passive", Passive)
+register_agent("eager", Eager)
 PASSIVE = ("passive", "passive", "passive")

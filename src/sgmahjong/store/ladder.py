@@ -59,9 +59,10 @@ def table_by_id(table_id: str) -> LadderTable:
 
 def goal_sequence() -> Iterator[tuple[LadderTable, str, str]]:
     """``(table, goal id, "goal at the table")`` in the order a player is pointed to them:
-    climbing the ladder for the easy star before coming back for the harder ones."""
-    for goal, text in GOALS:
-        for t in TABLES:
+    every star of a rung before the next rung, so the next goal is the first star still
+    open at the lowest rung not yet complete."""
+    for t in TABLES:
+        for goal, text in GOALS:
             yield t, goal, f"{text} at the {t.name}"
 
 

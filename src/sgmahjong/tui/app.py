@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.app import App
+from textual.worker import Worker, WorkerState
 
 from ..errors import SgmahjongError
 from ..game import Game, Won
 from ..store.progress import Progress, load_progress, save_progress
+from .clock import AppClock, Clock
 from .ladder import hand_stars, match_stars
 from .session import PlayConfig, Session
 from .setup import SetupScreen
@@ -19,28 +21,57 @@ class PlayApp(App[None]):
     """Singapore Mahjong at a table of three garden animals."""
 
     TITLE = "Singapore Mahjong"
+    # a game, not a tool: the palette's key would only take room from the footer
+    ENABLE_COMMAND_PALETTE = False
+    # notices at the top right: at the bottom they hid the prompt under your hand
+    CSS = """
+    ToastRack { dock: top; align: right top; margin-bottom: 0; }
+    """
 
     def __init__(self, config: PlayConfig | None = None, *, skip_setup: bool = False,
-                 progress_path: Path | None = None) -> None:
+                 progress_path: Path | None = None, clock: Clock | None = None) -> None:
         super().__init__()
-        self.config = config or PlayConfig()
+        self.config = PlayConfig() if config is None else config
         self.skip_setup = skip_setup
         self.progress_path = progress_path
         self.progress: Progress = load_progress(progress_path)
         self.session: Session | None = None
+        self.clock: Clock = AppClock(self) if clock is None else clock
+        self.tables_ready = False
+        self._waiting: PlayConfig | None = None
 
     @property
     def ai_delay(self) -> float:
-        return self.session.config.ai_delay if self.session else self.config.ai_delay
+        s = self.session
+        return (self.config if s is None else s.config).ai_delay
 
     def on_mount(self) -> None:
         if self.skip_setup:
+            # the test hook: straight to the table, the tables loaded first
+            _prepare_tables()
+            self.tables_ready = True
             self.start_game(self.config)
-        else:
-            self.push_screen(SetupScreen(self.config))
+            return
+        # Without a disk cache the shanten tables take seconds to build: build them while
+        # the player reads the setup screen, not when the first key deals a hand.
+        self.run_worker(_prepare_tables, name="tables", thread=True, exclusive=True)
+        self.push_screen(SetupScreen(self.config))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.name != "tables" or event.state is not WorkerState.SUCCESS:
+            return
+        self.tables_ready = True
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None:
+            self.start_game(waiting)
 
     def start_game(self, config: PlayConfig) -> None:
-        """Seat the players and deal the first hand."""
+        """Seat the players and deal the first hand (once the tables are ready)."""
+        if not self.tables_ready:
+            self._waiting = config
+            if isinstance(self.screen, SetupScreen):
+                self.screen.show_busy()
+            return
         try:
             self.session = Session(config)
         except SgmahjongError as exc:
@@ -81,3 +112,10 @@ class PlayApp(App[None]):
             except OSError as exc:
                 self.notify(f"could not save your stars: {exc}", severity="warning")
         return new
+
+
+def _prepare_tables() -> None:
+    """Load the shanten tables (from the disk cache, or built the first time)."""
+    from ..analysis import shanten
+
+    shanten.prepare_tables()

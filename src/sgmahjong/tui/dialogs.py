@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -13,6 +14,7 @@ from textual.widgets import Static
 
 from ..game import Game
 from ..tiles import Seat
+from .clock import Handle
 from .ladder import goal_text
 from .summary import hand_lines, standings_lines
 
@@ -56,7 +58,8 @@ class HelpScreen(_Dialog):
     """The keys; any key closes it."""
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
+        with VerticalScroll() as box:
+            box.border_subtitle = "any key: back"
             yield Static(Text.from_markup(KEYS_TEXT))
 
     def on_key(self) -> None:
@@ -80,16 +83,25 @@ class HandOverScreen(_Dialog):
         self.stars = stars
         self.banker = banker
         self.ready = False
+        self._armer: Handle | None = None
+
+    ARM_DELAY = 0.6
+    """Seconds before a key closes the breakdown."""
 
     def on_mount(self) -> None:
         # a key pressed to throw just as an opponent won must not skip the breakdown
-        delay = self.session.config.ai_delay
-        if delay > 0:
-            self.set_timer(0.6, self._arm)
+        if self.session.config.ai_delay > 0:
+            self._armer = self.app.clock.call_later(  # type: ignore[attr-defined]
+                self.ARM_DELAY, self._arm)
         else:
             self._arm()
 
+    def on_unmount(self) -> None:
+        if self._armer is not None:
+            self._armer.cancel()
+
     def _arm(self) -> None:
+        self._armer = None
         self.ready = True
 
     def compose(self) -> ComposeResult:
@@ -106,8 +118,9 @@ class HandOverScreen(_Dialog):
         lines.append("[b]Scores[/]: " + ", ".join(
             f"{n} {sc:+d}" for n, sc in zip(s.names, s.scores, strict=True)))
         more = "the standings" if s.match_over else "the next hand"
-        lines.append(f"[dim]Enter: {more}[/]")
-        with VerticalScroll():
+        with VerticalScroll() as box:
+            # the breakdown can be taller than a small terminal: the way on stays in sight
+            box.border_subtitle = f"Enter: {more}"
             yield Static(Text.from_markup("\n".join(lines)), id="breakdown")
 
     def action_close(self) -> None:
@@ -134,10 +147,11 @@ class MatchOverScreen(_Dialog):
             lines.append(f"[b yellow]⭐ New star: {goal_text(goal)}![/]")
         if s.record_path is not None:
             lines.append("")
-            lines.append(f"[dim]Saved as {s.record_path.name} in your data folder.[/]")
-        lines.append("")
-        lines.append("[dim]Enter: back to the tables · Q: quit[/]")
-        with VerticalScroll():
+            # the whole path, so the player can find it (and hand it to `sgmahjong replay`)
+            lines.append("[dim]The game is saved as[/]")
+            lines.append(escape(str(s.record_path)))
+        with VerticalScroll() as box:
+            box.border_subtitle = "Enter: back to the tables · Q: quit"
             yield Static(Text.from_markup("\n".join(lines)), id="standings")
 
     def action_close(self) -> None:

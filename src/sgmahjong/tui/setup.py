@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -18,9 +20,7 @@ from .session import PlayConfig, opponent_names
 if TYPE_CHECKING:
     from .app import PlayApp
 
-INTRO = ("[b]Singapore Mahjong[/]\n"
-         "The real four-player game, with the cat, mouse, rooster and centipede tiles. "
-         "Sit down with three garden animals and let the hints teach you as you play.")
+INTRO = ("[b]Singapore Mahjong[/] · play three garden animals, with hints that teach you")
 
 GUIDE = ("[b]Quick guide[/]: make four sets and a pair. A set is a pong (three the same), "
          "a chow (three in a row in one suit) or a kong (four the same). You need at least "
@@ -30,26 +30,33 @@ GUIDE = ("[b]Quick guide[/]: make four sets and a pair. A set is a pong (three t
 class SetupScreen(Screen[None]):
     """Choose a table and start."""
 
+    # Everything fits in 80x24, the smallest terminal the game supports.
     CSS = """
     SetupScreen { align: center top; }
     #setup { width: 100; max-width: 100%; height: auto; padding: 0 1; }
-    #intro, #guide { margin: 1 0 0 0; }
     #progress { margin: 1 0 0 0; color: $warning; text-style: bold; }
-    .ladder-row { height: 3; }
-    .ladder-row Button { width: 30; }
-    .ladder-row Static { width: 1fr; padding: 1 1 0 1; }
+    #busy { color: $accent; text-style: bold; display: none; }
+    /* while the tables are built the notice takes the guide's place: both would not fit */
+    #setup.busy #busy { display: block; }
+    #setup.busy #guide { display: none; }
+    #pick { margin: 1 0 0 0; }
+    .ladder-row { height: auto; }
+    .ladder-row Button { width: 22; margin: 0 1 0 0; content-align: left middle; }
+    .ladder-row Static { width: 1fr; }
     #custom { border: round $primary; height: auto; padding: 0 1; margin: 1 0 0 0; }
     #custom Horizontal { height: auto; }
-    #custom Label { padding: 1 1 0 0; }
-    #custom Select { width: 20; }
-    #custom RadioSet { width: auto; }
-    #start { margin: 1 0 0 0; }
+    #custom Label { width: 10; }
+    #custom Select { width: 15; margin: 0 1 0 0; }
+    #custom RadioSet { width: auto; layout: horizontal; }
+    #custom RadioButton { width: auto; margin: 0 1 0 0; }
+    #custom Checkbox { width: 1fr; }
+    #guide { margin: 1 0 0 0; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "table(0)", "Garden gate"),
-        Binding("2", "table(1)", "Lily pond"),
-        Binding("3", "table(2)", "Old oak"),
+        Binding("1", "table(0)", "Garden gate", show=False),
+        Binding("2", "table(1)", "Lily pond", show=False),
+        Binding("3", "table(2)", "Old oak", show=False),
         Binding("g", "start", "Start my game"),
         Binding("question_mark", "help", "Keys"),
         Binding("q", "app.quit", "Quit"),
@@ -66,39 +73,47 @@ class SetupScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         progress = self.play_app.progress
         names = opponent_names()
-        rules = self.config.rules if self.config.rules in PRESETS else "standard"
+        rules = self.config.rules
+        rule_choices = [(p, p) for p in PRESETS]
+        if rules not in PRESETS:  # a rule file from the command line stays the choice
+            rule_choices.append((Path(rules).name, rules))
         with VerticalScroll(), Vertical(id="setup"):
             yield Static(Text.from_markup(INTRO), id="intro")
             yield Static(Text.from_markup(summary(progress)), id="progress")
-            yield Static(Text.from_markup("\n[b]Pick a table[/] (quick games of 4 hands; "
-                                          "press 1, 2 or 3)"))
+            yield Static(id="busy")
+            yield Static(Text.from_markup("[b]Pick a table[/]: a quick game of 4 hands "
+                                          "(press 1, 2 or 3)"), id="pick")
             for i, t in enumerate(TABLES):
                 with Horizontal(classes="ladder-row"):
-                    yield Button(f"{i + 1}. {t.name}  {stars_text(progress, t.id)}",
-                                 id=f"table-{t.id}", variant="primary" if i == 0 else "default")
+                    yield Button(f"{i + 1}. {t.name:<11} {stars_text(progress, t.id)}",
+                                 id=f"table-{t.id}", variant="primary" if i == 0 else "default",
+                                 compact=True)
                     who = ", ".join(n.title() for n in t.opponents)
                     yield Static(f"{who} · {t.blurb}")
             stars = " · ".join(f"★ {text}" for _, text in GOALS)
             yield Static(Text.from_markup(f"[dim]Stars at each table: {stars}[/]"))
-            with Vertical(id="custom"):
-                yield Static(Text.from_markup("[b]Or set up your own game[/]"))
+            with Vertical(id="custom") as custom:
+                custom.border_title = "Or set up your own game"
                 with Horizontal():
                     yield Label("Rules")
-                    yield Select([(p, p) for p in PRESETS], value=rules, allow_blank=False,
-                                 id="rules")
-                    with RadioSet(id="length"):
+                    yield Select(rule_choices, value=rules, allow_blank=False, id="rules",
+                                 compact=True)
+                    with RadioSet(id="length", compact=True):
                         yield RadioButton("Quick game (4 hands)", value=self.config.quick,
-                                          id="quick")
+                                          id="quick", compact=True)
                         yield RadioButton("Full match", value=not self.config.quick,
-                                          id="full")
-                    yield Checkbox("Hints", value=self.config.hints, id="hints")
+                                          id="full", compact=True)
                 with Horizontal():
                     yield Label("Opponents")
                     for i, name in enumerate(self.config.opponents):
                         value = name if name in names else names[0]
                         yield Select([(n.title(), n) for n in names], value=value,
-                                     allow_blank=False, id=f"opp-{i}")
-                yield Button("Start my game (G)", id="start", variant="success")
+                                     allow_blank=False, id=f"opp-{i}", compact=True)
+                with Horizontal():
+                    yield Label("")
+                    yield Checkbox("Hints", value=self.config.hints, id="hints", compact=True)
+                    yield Button("Start my game (G)", id="start", variant="success",
+                                 compact=True)
             yield Static(Text.from_markup(GUIDE), id="guide")
         yield Footer()
 
@@ -112,9 +127,16 @@ class SetupScreen(Screen[None]):
         quick = self.query_one("#quick", RadioButton).value
         hints = self.query_one("#hints", Checkbox).value
         opp = tuple(str(self.query_one(f"#opp-{i}", Select).value) for i in range(3))
-        return PlayConfig(rules=rules, quick=quick, opponents=opp,  # type: ignore[arg-type]
-                          seed=c.seed, hints=hints, ai_delay=c.ai_delay, walls=c.walls,
-                          record_dir=c.record_dir)
+        # the options from the command line that the screen does not show carry over
+        return dataclasses.replace(c, rules=rules, quick=quick, opponents=opp, hints=hints,
+                                   table=None)
+
+    def show_busy(self) -> None:
+        """Say why nothing happens yet: the tables are still being built (first run)."""
+        busy = self.query_one("#busy", Static)
+        busy.update("Getting the tiles ready: the first game on this computer takes a "
+                    "few seconds…")
+        self.query_one("#setup").add_class("busy")
 
     def action_start(self) -> None:
         self.play_app.start_game(self.chosen())

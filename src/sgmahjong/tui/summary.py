@@ -5,15 +5,26 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..game import BaoIncurred, Game, HandDrawn, InstantPayout, Settled, Won
-from ..render.text import hand_text, markup
+from ..render.text import hand_text
 from ..render.words import BAO_NAMES, CONTEXT_NAMES, DRAWN_WHY, PAYOUT_NAMES
 from ..rules.catalog import PATTERNS
 from ..tiles import Seat
+from .widgets import name_markup
 
 
 def pattern_name(pid: str) -> str:
     p = PATTERNS.get(pid)
     return f"{p.english} {p.chinese}" if p else pid
+
+
+def points(n: int) -> str:
+    """``"1 point"``, ``"4 points"``."""
+    return f"{n} point{'' if abs(n) == 1 else 's'}"
+
+
+def _verb(who: str, verb: str) -> str:
+    """``"You pay"`` but ``"Rabbit pays"``."""
+    return f"{who} {verb}" if who == "You" else f"{who} {verb}s"
 
 
 def hand_lines(game: Game, name: Callable[[Seat], str]) -> list[str]:
@@ -23,11 +34,14 @@ def hand_lines(game: Game, name: Callable[[Seat], str]) -> list[str]:
     cap = game.rules.scoring.tai_cap
     for e in events:
         if isinstance(e, Won):
-            whose = "your" if name(e.discarder or e.seat) == "You" else (
-                f"{name(e.discarder or e.seat)}'s")
-            how = "self-drawn" if e.discarder is None else f"on {whose} discard"
+            # the discarder is a seat, and East is seat 0: never `discarder or seat`
+            if e.discarder is None:
+                how = "self-drawn"
+            else:
+                thrower = name(e.discarder)
+                how = "on your discard" if thrower == "You" else f"on {thrower}'s discard"
             extra = ", ".join(CONTEXT_NAMES.get(c, c) for c in e.context)
-            out.append(f"[b]{name(e.seat)} won[/] with {markup(e.tile)}, {how}"
+            out.append(f"[b]{name(e.seat)} won[/] with {name_markup(e.tile)}, {how}"
                        + (f" ({extra})" if extra else "") + ".")
             out.append("  Hand: " + hand_text(game.view(e.seat).hand, styled=True))
             for p in e.patterns:
@@ -40,9 +54,12 @@ def hand_lines(game: Game, name: Callable[[Seat], str]) -> list[str]:
         elif isinstance(e, Settled):
             out.append("  Payments:")
             for p in e.payments:
-                who = name(p.payer) if p.payer is not None else "Nobody"
-                verb = "pay" if who == "You" else "pays"
-                out.append(f"    {who} {verb} {name(p.payee)} {p.amount} ({p.why})")
+                if p.payer is None:  # points from nobody: the winner just scores them
+                    out.append(f"    {_verb(name(p.payee), 'score')} {points(p.amount)} "
+                               f"({p.why})")
+                else:
+                    out.append(f"    {_verb(name(p.payer), 'pay')} {name(p.payee)} "
+                               f"{points(p.amount)} ({p.why})")
         elif isinstance(e, HandDrawn):
             out.append(f"[b]Drawn hand[/]: {DRAWN_WHY.get(e.reason, e.reason)}. "
                        "Nobody scores.")
@@ -51,11 +68,12 @@ def hand_lines(game: Game, name: Callable[[Seat], str]) -> list[str]:
         out.append("[b]Along the way[/]:")
         for x in extras:
             if isinstance(x, InstantPayout):
-                out.append(f"  {name(x.seat)} collected {x.amount} from each player for "
-                           f"{PAYOUT_NAMES.get(x.reason, x.reason)}.")
+                out.append(f"  {name(x.seat)} collected {points(x.amount)} from each player "
+                           f"for {PAYOUT_NAMES.get(x.reason, x.reason)}.")
             else:
+                pays = "pay" if name(x.seat) == "You" else "pays"
                 out.append(f"  [red]Bao[/]: {name(x.seat)} {BAO_NAMES.get(x.case, x.case)} "
-                           f"({markup(x.tile)}) and pays for {name(x.winner)}'s win.")
+                           f"({name_markup(x.tile)}) and {pays} for {name(x.winner)}'s win.")
     outcome = game.outcome()
     if outcome is not None:
         out.append("[b]This hand[/]: " + ", ".join(

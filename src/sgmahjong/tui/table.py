@@ -30,9 +30,10 @@ from ..game import (
 )
 from ..render.text import markup
 from ..tiles import Seat, Tile
+from .clock import Handle
 from .dialogs import HandOverScreen, HelpScreen, MatchOverScreen
 from .hints import Hint, bao_warnings, hint_for, win_lines
-from .widgets import WIND_NAMES, TileWidget, seat_markup
+from .widgets import WIND_NAMES, TileWidget, name_markup, seat_markup
 
 if TYPE_CHECKING:
     from .app import PlayApp
@@ -54,6 +55,14 @@ def action_label(a: Action) -> str:
 
 NARROW = 110
 """Terminals narrower than this show the hints under the board, not beside it."""
+PACED = (Discarded, Claimed, KongDeclared)
+"""An opponent's move after which the table pauses (``ai_delay``) so the player sees it."""
+
+
+def tiles_left_text(n: int) -> str:
+    """The live draws left before the hand is drawn (the engine's ``live_remaining``: the
+    tiles kept back at the end of the wall are not counted, as they are never drawn)."""
+    return f"{n} tile{'' if n == 1 else 's'} left to draw"
 
 
 class TableScreen(Screen[None]):
@@ -110,8 +119,8 @@ class TableScreen(Screen[None]):
         self.apart = False
         self.log_lines: list[str] = []
         self.message = ""
-        self._busy = False
-        self._timer_pending = False
+        self._pace: Handle | None = None
+        self._claim_timer: Handle | None = None
         self._bar_state: tuple[tuple[str, str], ...] = ()
         self._hint_cache: tuple[object, Hint] | None = None
 
@@ -152,6 +161,15 @@ class TableScreen(Screen[None]):
                         "them.", timeout=6)
         self.start_hand()
 
+    def on_unmount(self) -> None:
+        self._cancel_timers()
+
+    def _cancel_timers(self) -> None:
+        for handle in (self._pace, self._claim_timer):
+            if handle is not None:
+                handle.cancel()
+        self._pace = self._claim_timer = None
+
     # ------------------------------------------------------------------ flow
 
     def start_hand(self) -> None:
@@ -165,8 +183,9 @@ class TableScreen(Screen[None]):
         self.pump()
 
     def pump(self) -> None:
-        """Let the AI seats play until the human must decide or the hand ends."""
-        self._timer_pending = False
+        """Let the AI seats play until the human must decide or the hand ends, pausing
+        ``ai_delay`` after each move the player should see."""
+        self._pace = None
         s = self.session
         if not s.in_hand:
             return
@@ -176,11 +195,13 @@ class TableScreen(Screen[None]):
             events = s.ai_step()
             self._note(events)
             guard += 1
-            if delay > 0 and any(isinstance(e, (Discarded, Claimed, KongDeclared))
-                                 for e in events):
+            # No pause when the move hands the decision to the player (the engine deals
+            # their draw in the same step): the table must show their turn, cursor on the
+            # drawn tile, from the moment their keys count.
+            if (delay > 0 and any(isinstance(e, PACED) for e in events)
+                    and not s.game.ended and not s.human_legal()):
                 self.refresh_table()
-                self._timer_pending = True
-                self.set_timer(delay, self.pump)
+                self._pace = self.play_app.clock.call_later(delay, self.pump)
                 return
             if guard > 2000:  # pragma: no cover - a stuck engine must not hang the UI
                 break
@@ -201,10 +222,12 @@ class TableScreen(Screen[None]):
                 self.cursor = max(0, len(self.order) - 1)
         elif Pass() in legal and self.session.config.claim_timer > 0:
             offer = len(self.session.game.events)
-            self.set_timer(self.session.config.claim_timer, lambda: self._claim_timeout(offer))
+            self._claim_timer = self.play_app.clock.call_later(
+                self.session.config.claim_timer, lambda: self._claim_timeout(offer))
 
     def _claim_timeout(self, offer: int) -> None:
         """Skip the claim offer made when the game had ``offer`` events, if still open."""
+        self._claim_timer = None
         s = self.session
         if s.in_hand and len(s.game.events) == offer and Pass() in s.human_legal():
             self.act(Pass())
@@ -234,6 +257,9 @@ class TableScreen(Screen[None]):
             self.message = "[red]That is not possible now.[/]"
             self.refresh_table()
             return
+        if self._claim_timer is not None:  # the offer is answered
+            self._claim_timer.cancel()
+            self._claim_timer = None
         self.selected = None
         self.choices = []
         self.message = ""
@@ -255,13 +281,13 @@ class TableScreen(Screen[None]):
 
     def _event_line(self, e: Event) -> str | None:
         if isinstance(e, Discarded):
-            return f"{self._seat_name(e.seat)} threw {markup(e.tile)}"
+            return f"{self._seat_name(e.seat)} threw {name_markup(e.tile)}"
         if isinstance(e, Claimed):
-            return f"{self._seat_name(e.seat)}: {e.kind} on {markup(e.tile)}!"
+            return f"{self._seat_name(e.seat)}: {e.kind} on {name_markup(e.tile)}!"
         if isinstance(e, KongDeclared):
-            return f"{self._seat_name(e.seat)}: {e.kind} kong of {markup(e.tile)}"
+            return f"{self._seat_name(e.seat)}: {e.kind} kong of {name_markup(e.tile)}"
         if isinstance(e, BonusExposed) and e.seat == self.session.human_seat:
-            return f"You set aside {markup(e.tile)}"
+            return f"You set aside {name_markup(e.tile)}"
         if isinstance(e, Won):
             who = self._seat_name(e.seat)
             return f"[b]{who} {'win' if who == 'You' else 'wins'}![/]"
@@ -299,10 +325,16 @@ class TableScreen(Screen[None]):
         if not s.in_hand:
             return
         v = s.view()
-        self.query_one("#status", Static).update(Text.from_markup(
-            f"[b]Singapore Mahjong[/] · {s.hands_label()} · round {WIND_NAMES[v.round_wind]} · "
-            f"you sit {WIND_NAMES[v.seat]} · wall {v.live_remaining} tiles left · "
-            f"rules {s.rules.name} · [dim]? keys[/]"))
+        hand = s.hands_label()
+        rest = (f"{WIND_NAMES[v.round_wind]} round · you sit {WIND_NAMES[v.seat]} · "
+                f"{tiles_left_text(v.live_remaining)} · {s.rules.name} rules")
+        # the longest line that fits (the bar has a column of padding each side)
+        room = self.app.size.width - 2
+        for line in (f"Singapore Mahjong · {hand} · {rest}", f"{hand} · {rest}",
+                     f"{hand.replace(' of ', '/')} · {rest}"):
+            if len(line) <= room:
+                break
+        self.query_one("#status", Static).update(Text(line))
 
     def refresh_table(self) -> None:
         s = self.session
@@ -383,7 +415,8 @@ class TableScreen(Screen[None]):
         log = " · ".join(self.log_lines[-3:])
         if view.window_tile is not None and view.phase is not Phase.TURN:
             offer = markup(view.window_tile, on_tile=True)
-            return f"[b]{self._seat_name(view.turn)} threw[/] {offer}\n[dim]{log}[/]"
+            return (f"[b]{self._seat_name(view.turn)} threw[/] {offer} "
+                    f"{name_markup(view.window_tile)}\n[dim]{log}[/]")
         return f"[dim]{log}[/]"
 
     def _message(self, v: object, legal: list[Action]) -> str:
@@ -400,15 +433,16 @@ class TableScreen(Screen[None]):
             if self.selected is not None and self.selected < len(self.order):
                 t = self.order[self.selected]
                 warn = " ".join(bao_warnings(view, t))
-                return (f"Enter again (or click it) to throw {markup(t)}; arrows pick "
-                        f"another. {warn}")
+                return (f"Enter again (or click it) to throw {name_markup(t)}; arrows "
+                        f"pick another. {warn}")
             extra = "  W to win!" if Win() in legal else ""
             return "[b]Your turn[/]: ←/→ choose a tile, Enter picks it, Enter again throws." + extra
         tile = view.window_tile
         keys = [CLAIM_KEYS[k] + " " + k for k in ("win", "pong", "chow", "kong")
                 if any(self._matches(a, k) for a in legal)]
-        return (f"{self._seat_name(view.turn)} threw {markup(tile) if tile else ''}: "
-                + ", ".join(keys) + " or S skip.")
+        what = "" if tile is None else f" {name_markup(tile)}"  # Tile 0 is the 1 Characters
+        return (f"{self._seat_name(view.turn)} threw{what}: " + ", ".join(keys)
+                + " or S skip.")
 
     def _refresh_actions(self, legal: list[Action]) -> None:
         bar = self.query_one("#actions", Horizontal)

@@ -9,12 +9,22 @@ from textual.events import Click
 from textual.message import Message
 from textual.widgets import Static
 
-from ..game import PlayerView, SeatView
+from ..game import Phase, PlayerView, SeatView
 from ..render.labels import face
 from ..render.text import markup, tile_box
 from ..tiles import Seat, Tile
 
 WIND_NAMES = {Seat.EAST: "East", Seat.SOUTH: "South", Seat.WEST: "West", Seat.NORTH: "North"}
+
+
+def tile_name(tile: Tile) -> str:
+    """The tile's name as a sentence says it: "5 Circles", "East wind", "Red Dragon"."""
+    return f"{tile.english} wind" if tile.is_wind else tile.english
+
+
+def name_markup(tile: Tile) -> str:
+    """The tile's name in its colour, for sentences (tile lists use the short labels)."""
+    return f"[{face(tile).style}]{tile_name(tile)}[/]"
 
 
 def tile_text(tile: Tile) -> Text:
@@ -87,7 +97,8 @@ def seat_markup(v: PlayerView, seat: Seat, name: str, where: str, latest: Seat |
     """A seat's public tiles: wind, banker, score, sets, bonus tiles, discards."""
     sv = v.seats[seat]
     banker = " [b yellow]banker[/]" if seat == Seat.EAST else ""
-    turn = " [b reverse] to play [/]" if v.turn == seat else ""
+    # once the hand is over nobody is to play (the seat on turn would be a stale marker)
+    turn = " [b reverse] to play [/]" if v.turn == seat and v.phase is not Phase.ENDED else ""
     lines = [f"[b]{name}[/]{turn} · {WIND_NAMES[seat]}{banker} · {where} · {score:+d} · "
              f"[dim]{sv.concealed_count} tiles[/]"]
     sets = sets_markup(sv)
