@@ -5,7 +5,7 @@
 (() => {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,40})\/replay\/?$/);
   if (!m) return;
-  const { el, tileSvg, tilesRow, parseTiles, api, status, WINDS, handResult } = window.sgmjUI;
+  const { el, tileSvg, tilesRow, parseTiles, api, status, WINDS, handResult, scoreTable } = window.sgmjUI;
   const $ = (id) => document.getElementById(id);
   const R = { id: m[1], index: null, hands: {}, hand: 0, step: 0, loading: false };
   window.sgmjReplay = R;   // for browser tests: the replay's state, read-only by convention
@@ -78,9 +78,7 @@
     const sum = h.summary;
     const name = (p) => (p === null || p === undefined ? "nobody" : R.index.players[p]);
     const kids = handResult(sum, name, "");
-    kids.push(el("table", { "data-testid": "replay-scores" }, R.index.players.map((n, p) => el("tr", {},
-      el("td", {}, n), el("td", { class: "num" }, (sum.deltas[p] > 0 ? "+" : "") + sum.deltas[p]),
-      el("td", { class: "num" }, sum.scores[p])))));
+    kids.push(scoreTable(R.index.players, sum.scores, sum.deltas, "replay-scores"));
     return kids;
   }
 
