@@ -10,7 +10,7 @@
     tableId: null, token: null, player: null, role: null, table: null, view: null,
     request: null, n: 0, hints: null, hintsOn: false, cursor: 0, picked: null,
     muted: localStorage.getItem("sgmj.muted") === "1", lastAt: {}, ws: null, retry: 0, over: false,
-    seat: null, board: null, aiTouched: false,
+    seat: null, board: null, aiTouched: false, matchEnd: null,
   };
 
   // ------------------------------------------------------------------ helpers
@@ -414,7 +414,7 @@
     $("centre").replaceChildren(
       el("div", {}, `${WINDS[v.round_wind]} round · ${S.table.hand_label}`),
       el("div", { "data-testid": "wall-count" }, `Wall: ${v.live_remaining} tiles to draw`),
-      el("div", { "data-testid": "turn" }, S.table.status === "finished" ? "Match over" :
+      el("div", { "data-testid": "turn" }, S.over || S.table.status === "finished" ? "Match over" :
         over ? "Hand over" : `${viewName(v.turn)} to play`),
       ...(offer ? [offer] : []));
     // the hand
@@ -518,7 +518,8 @@
       if (text !== null) lines.push(el("p", {}, lead ? el("b", {}, lead) : null, text));
     };
     if (h.discard !== null && h.discard !== undefined) {
-      add(hintText(h.discard), `Throw ${tileName(h.discard.tile)}: `);
+      const text = hintText(h.discard);
+      add(text, text !== null && /^Throw\b/.test(text) ? null : `Throw ${tileName(h.discard.tile)}: `);
     }
     // the known parts in their order, then any other text the server sends; a part that is
     // absent (null, empty) is left out
@@ -576,8 +577,11 @@
   // the winner's whole hand, as a win shows it to the table: tiles in hand (the winning
   // tile among them), the declared sets, the bonus tiles
   function winningHand(w) {
+    const held = parseTiles(w.hand.concealed).map(tileSvg);
+    const winTile = held.map((t) => t.dataset.tile).lastIndexOf(w.tile);
+    if (winTile >= 0) held[winTile].classList.add("win-tile");
     const row = el("div", { class: "tiles winning-hand", "data-testid": "winning-hand", "data-player": w.player },
-      el("div", { class: "concealed", "data-testid": "winning-concealed" }, parseTiles(w.hand.concealed).map(tileSvg)),
+      el("div", { class: "concealed", "data-testid": "winning-concealed" }, held),
       w.hand.melds.map((m) => el("div", { class: "meld", "data-kind": m.kind, "data-testid": "winning-meld" }, parseTiles(m.tiles).map(tileSvg))));
     if (w.hand.bonus) row.append(el("div", { class: "bonus", "data-testid": "winning-bonus" }, parseTiles(w.hand.bonus).map(tileSvg)));
     return row;
@@ -586,7 +590,10 @@
     const kids = handResult(h, playerName, `Hand ${h.number + 1}: `);
     kids.push(scoreTable(S.table.seats.map((s) => s.name), h.scores, h.deltas, "scores"));
     kids.push(ladderNote(ladder));
-    kids.push(el("button", { type: "button", class: "primary", "data-testid": "next-hand", onclick: () => { $("overlay").hidden = true; send({ type: "ready" }); } }, "Next hand"));
+    kids.push(el("button", { type: "button", class: "primary", "data-testid": "next-hand", onclick: () => {
+      if (S.matchEnd) { showMatchEnd(S.matchEnd); return; }
+      $("overlay").hidden = true; send({ type: "ready" });
+    } }, S.matchEnd ? "Final standings" : "Next hand"));
     overlay(...kids);
   }
   function scoreTable(names, scores, deltas, testid) {
@@ -598,8 +605,15 @@
         el("td", { class: "num" }, (deltas[p] > 0 ? "+" : "") + deltas[p]),
         el("td", { class: "num" }, scores[p])))));
   }
+  // After the last hand its result stays up until the player asks for the standings
   function matchEnd(m) {
     S.over = true;
+    S.matchEnd = m;
+    const next = $("overlay").hidden ? null : $("overlay-body").querySelector('[data-testid="next-hand"]');
+    if (next) next.textContent = "Final standings"; else showMatchEnd(m);
+    render();
+  }
+  function showMatchEnd(m) {
     overlay(el("h2", { "data-testid": "match-end" }, "Final standings"),
       el("ol", { "data-testid": "standings" }, m.standings.map((s) => el("li", { "data-player": s.player }, `${s.name}: ${points(s.score)}`))),
       ladderNote(m.ladder),
