@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from conftest import Player, choose, create_table, join, play_all, play_to, start
 
+from sgmahjong.tiles import Tile
 from sgmahjong.web.clock import ManualClock
 
 QUIET = 0.3
@@ -95,6 +96,9 @@ def test_an_idle_turn_is_played_by_the_standin_and_the_seat_is_kept(make_client)
     assert notice["message"].startswith("Time's up")
     ack = ann.until("ack")
     assert ack["id"] == req["id"] and ack["action"] in req["legal"]
+    assert ack["action"]["type"] == "discard"
+    name = Tile.parse(ack["action"]["tile"]).english     # as a player reads it: "5 Circles"
+    assert notice["message"] == f"Time's up: the AI threw {name} for you"
     # stored and broadcast like any discard: the next event is Ann's throw of that tile
     seat = int(_runtime(c, tid).seat_of(0))
     ev = ann.until("event")

@@ -485,7 +485,7 @@ class TableRuntime:
         except IllegalAction as exc:
             conn.send(error("illegal", str(exc)))
             return
-        rid = slot.request[0] if slot.request else None
+        rid = None if slot.request is None else slot.request[0]
         self._forget_request(slot)
         for c in slot.conns:
             c.send({"type": "ack", "id": rid, "action": msg.action.to_json()})
@@ -713,10 +713,12 @@ class TableRuntime:
             text = "Time's up: passed on the claim"
         else:
             action = await self._ai_choice(g, seat, slot)
-            did = (f"threw {action.tile.text}" if isinstance(action, Discard)
-                   else f"chose {action.to_json()['type']}")
+            kind = action.to_json()["type"]
+            did = (f"threw {action.tile.english}" if isinstance(action, Discard)
+                   else {"win": "won the hand", "kong": "declared a kong"}.get(
+                       kind, f"chose {kind}"))
             text = f"Time's up: the AI {did} for you"
-        rid = slot.request[0] if slot.request else None
+        rid = None if slot.request is None else slot.request[0]
         self._forget_request(slot)
         new = g.submit(seat, action)
         for c in slot.conns:

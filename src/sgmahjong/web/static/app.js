@@ -293,7 +293,7 @@
         render(); SOUNDS.turn(); break;
       case "ack": S.request = null; render(); break;
       case "hints": S.hints = msg.hints; renderHints(); render(); break;
-      case "hand-end": handEnd(msg.hand, msg.ladder); break;
+      case "hand-end": S.hints = null; renderHints(); handEnd(msg.hand, msg.ladder); break;
       case "match-end": matchEnd(msg); break;
       case "error": status(msg.message); break;
       case "notice": status(msg.message); break;
