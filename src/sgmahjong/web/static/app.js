@@ -371,13 +371,13 @@
     const sv = v.seats[seat];
     const p = viewPlayer(seat);
     const info = p === null || p === undefined ? null : S.table.seats[p];
-    const score = S.board ? S.board.totals[seat] : sv.score;
+    const score = S.board ? S.board.totals[seat] : null;   // only the server's figure
     const kids = [el("div", { class: "who" },
       el("span", { class: "wind", title: "seat wind" }, WINDS[seat][0]),
       el("span", { class: "name" }, info ? info.name : WINDS[seat]),
       info && info.kind === "ai" ? el("span", { class: "small" }, "AI") : null,
       info && info.standin ? el("span", { class: "small" }, "(AI playing for them)") : null,
-      el("span", { class: "score", "data-testid": `score-${seat}`, "data-score": score }, points(score)))];
+      score === null ? null : el("span", { class: "score", "data-testid": `score-${seat}`, "data-score": score }, points(score)))];
     const row = el("div", { class: "tiles small-tiles" });
     for (const m of sv.melds) row.append(el("div", { class: "meld", "data-kind": m.kind }, parseTiles(m.tiles).map(tileSvg)));
     if (!mine) for (let i = 0; i < sv.concealed_count; i++) row.append(tileSvg(null));
@@ -661,7 +661,7 @@
   // ------------------------------------------------------------------ start
   setMute(S.muted);
   // replay.js and ladder.js draw with the same helpers (one tile rendering for the page)
-  window.sgmjUI = { el, tileSvg, tilesRow, parseTiles, tileName, api, seatKey, status, WINDS, handResult, scoreTable };
+  window.sgmjUI = { el, tileSvg, tilesRow, parseTiles, tileName, api, seatKey, status, WINDS, handResult, scoreTable, points };
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,40})\/?$/);
   const isReplay = /^\/t\/[A-Za-z0-9_-]{1,40}\/replay\/?$/.test(location.pathname);
   if (m) tablePage(m[1]); else if (!isReplay) lobby();   // replay.js takes /t/<id>/replay

@@ -5,7 +5,7 @@
 (() => {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,40})\/replay\/?$/);
   if (!m) return;
-  const { el, tileSvg, tilesRow, parseTiles, api, status, WINDS, handResult, scoreTable } = window.sgmjUI;
+  const { el, tileSvg, tilesRow, parseTiles, api, status, WINDS, handResult, scoreTable, points } = window.sgmjUI;
   const $ = (id) => document.getElementById(id);
   const R = { id: m[1], index: null, hands: {}, hand: 0, step: 0, loading: false };
   window.sgmjReplay = R;   // for browser tests: the replay's state, read-only by convention
@@ -56,7 +56,7 @@
       el("span", { class: "wind", title: "seat wind" }, WINDS[seat][0]),
       el("span", { class: "name" }, nameOf(h, seat)),
       seat === 0 ? el("span", { class: "small" }, "banker") : null,
-      el("span", { class: "score", "data-testid": `replay-score-${seat}` }, `${s.scores[seat]} pts`))];
+      el("span", { class: "score", "data-testid": `replay-score-${seat}` }, points(s.scores[seat])))];
     // the tiles in hand, the one just drawn set apart as at the live table
     const tiles = parseTiles(sv.concealed);
     const hand = el("div", { class: "tiles small-tiles replay-hand", "data-testid": `replay-hand-${seat}`, "data-count": tiles.length });
