@@ -115,4 +115,11 @@ def test_the_hint_panel_leaves_out_missing_parts_and_offers_the_win(
     assert text.splitlines()[0] == "You can win: press W."
     assert "A sentence the server added." in text
     assert page.get_by_test_id("action-win").inner_text() == "Win (W)"
+    # the server's own list of sentences, shown in its order, its win line not doubled
+    page.evaluate("""() => window.sgmj.ws.onmessage({data: JSON.stringify({type: "hints",
+      n: window.sgmj.n, hints: {lines: [
+        {kind: "win", text: "You can win now on 8 Circles (3 tai): press W."},
+        {kind: "waits", text: null}, {kind: "tai", text: "3 tai already certain."}]}})})""")
+    assert page.get_by_test_id("hints").inner_text().splitlines() == [
+        "You can win now on 8 Circles (3 tai): press W.", "", "3 tai already certain."]
     page.context.close()

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..bot.wire import view_json
 from ..errors import SgmahjongError
-from ..game import Action, Event, Game, HandRecord, PlayerView, Settled, TableState, Won, view
+from ..game import Action, Event, HandRecord, PlayerView, Settled, TableState, Won, view
 from ..record import redact_for
 from ..rules.catalog import PATTERNS
 from ..tiles import Seat
@@ -132,10 +132,9 @@ def pattern_name(pid: str) -> str:
 
 
 def hand_summary(record: HandRecord, names: Sequence[str],
-                 scores: Sequence[int], game: Game | None = None) -> dict[str, Any]:
+                 scores: Sequence[int]) -> dict[str, Any]:
     """What the page shows after a hand: each win's tai breakdown, the payments (by match
-    player), the hand's deltas and the scores after it. With the hand's ``game``, each win
-    also shows the winner's whole hand (a win lays it open to the table)."""
+    player), the hand's deltas and the scores after it."""
     def player(seat: int | None) -> int | None:
         return None if seat is None else (record.banker + seat) % 4
 
@@ -151,8 +150,6 @@ def hand_summary(record: HandRecord, names: Sequence[str],
                 "tai": e.tai, "raw_tai": e.raw_tai, "shape": e.shape,
                 "patterns": [{"id": p.id, "name": pattern_name(p.id), "count": p.count,
                               "tai": p.tai} for p in e.patterns]})
-            if game is not None:
-                wins[-1]["hand"] = winning_hand(game, e.seat)
         elif isinstance(e, Settled):
             payments.extend({"payer": player(None if p.payer is None else int(p.payer)),
                              "payee": player(int(p.payee)), "amount": p.amount, "why": p.why}
@@ -160,14 +157,6 @@ def hand_summary(record: HandRecord, names: Sequence[str],
     return {"number": record.number, "round_wind": int(record.round_wind),
             "banker": record.banker, "drawn": record.drawn, "wins": wins,
             "payments": payments, "deltas": list(record.deltas), "scores": list(scores)}
-
-
-def winning_hand(game: Game, seat: Seat) -> dict[str, Any]:
-    """A winner's tiles at the end of the hand: in hand (the winning tile among them), the
-    declared sets, the bonus tiles."""
-    v = view_json(game.view(seat))
-    mine = v["seats"][int(seat)]
-    return {"concealed": v["concealed"], "melds": mine["melds"], "bonus": mine["bonus"]}
 
 
 def standings(names: Sequence[str], scores: Sequence[int]) -> list[dict[str, Any]]:

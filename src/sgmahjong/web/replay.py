@@ -161,11 +161,11 @@ def replay_hands(record: Record, names: Sequence[str]) -> list[dict[str, Any]]:
         steps = hand_steps(record.rules, events, base, first + 1)
         # The summary comes from the engine's own account of the hand (the match's
         # HandRecord), the same path the live table took, not from the frames.
-        game = match.game = Game.replay(record.rules, events)
+        match.game = Game.replay(record.rules, events)
         rec = match.finish_hand()
         out.append({"number": rec.number, "round_wind": int(rec.round_wind),
                     "banker": rec.banker, "players": players, "steps": steps,
-                    "summary": hand_summary(rec, names, match.state.scores, game)})
+                    "summary": hand_summary(rec, names, match.state.scores)})
     return out
 
 

@@ -756,8 +756,16 @@ class TableRuntime:
         return "sleep", 0
 
     def _summary(self, rec: HandRecord, game: Game) -> dict[str, Any]:
-        """The hand-end summary, each win with the winner's whole hand (as the terminal)."""
-        return hand_summary(rec, self.names, self.match.state.scores, game)
+        """The hand-end summary, each win with the winner's whole hand: a win lays it open
+        to the table (tiles in hand, the winning one among them, declared sets, bonus
+        tiles), as in the terminal."""
+        out = hand_summary(rec, self.names, self.match.state.scores)
+        for w in out["wins"]:
+            v = view_json(game.view(Seat(w["seat"])))
+            mine = v["seats"][w["seat"]]
+            w["hand"] = {"concealed": v["concealed"], "melds": mine["melds"],
+                         "bonus": mine["bonus"]}
+        return out
 
     def _hand_end(self) -> dict[str, Any]:
         msg: dict[str, Any] = {"type": "hand-end", "hand": self.last_summary}

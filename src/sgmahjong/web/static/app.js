@@ -517,14 +517,20 @@
     const add = (text, lead) => {
       if (text !== null) lines.push(el("p", {}, lead ? el("b", {}, lead) : null, text));
     };
-    if (h.discard !== null && h.discard !== undefined) {
+    if (Array.isArray(h.lines)) {
+      // the server's sentences, in its order
+      for (const line of h.lines) {
+        const text = hintText(line);
+        if (text !== null) lines.push(el("p", { "data-kind": line.kind }, line.kind === "win" ? el("b", {}, text) : text));
+      }
+    } else if (h.discard !== null && h.discard !== undefined) {
       const text = hintText(h.discard);
       add(text, text !== null && /^Throw\b/.test(text) ? null : `Throw ${tileName(h.discard.tile)}: `);
     }
     // the known parts in their order, then any other text the server sends; a part that is
     // absent (null, empty) is left out
     const order = ["win", "waits", "tai", "claims", "bao"];
-    const keys = [...order.filter((k) => k in h),
+    const keys = Array.isArray(h.lines) ? [] : [...order.filter((k) => k in h),
       ...Object.keys(h).filter((k) => !order.includes(k) && k !== "discard")];
     for (const k of keys) {
       for (const item of Array.isArray(h[k]) ? h[k] : [h[k]]) add(hintText(item), k === "bao" ? "Careful: " : null);
@@ -554,24 +560,33 @@
   }
   // A hand's result: who won with what, where the tai came from, who paid. The replay
   // page draws its hand ends with this too.
+  // Sentences the server sends (``text``) are shown as they are; the page only composes
+  // one where a server sends none.
   function handResult(h, nameOf, title) {
     const kids = [el("h2", { "data-testid": "hand-end" }, title + (h.wins.length ?
-      h.wins.map((w) => says(w.name, "wins")).join(", ") : `Drawn hand (${h.drawn})`))];
+      h.wins.map((w) => says(w.name, "wins")).join(", ") : "Drawn hand"))];
+    if (!h.wins.length && hintText(h.drawn_text) !== null) kids.push(el("p", {}, h.drawn_text));
     for (const w of h.wins) {
-      kids.push(el("p", {}, `${w.name} won on `, tileSvg(w.tile),
-        w.self_drawn ? " self-drawn." : ` from ${nameOf(w.discarder)}.`));
+      kids.push(hintText(w.text) !== null ? el("p", { class: "win-line" }, tileSvg(w.tile), " ", w.text) :
+        el("p", { class: "win-line" }, `${w.name} won on `, tileSvg(w.tile),
+          w.self_drawn ? " self-drawn." : ` from ${nameOf(w.discarder)}.`));
       if (w.hand) kids.push(winningHand(w));
+      // rules that count no tai (casual) give a win no pattern and no tai: no tai table
+      if (!w.patterns.length && w.raw_tai === 0) continue;
       const rows = w.patterns.map((p) => el("tr", {}, el("td", {}, p.name + (p.count > 1 ? ` ×${p.count}` : "")), el("td", { class: "num" }, `${p.tai} tai`)));
       rows.push(el("tr", {}, el("th", {}, "Total" + (w.raw_tai !== w.tai ? ` (${w.raw_tai} before the cap)` : "")), el("th", { class: "num" }, `${w.tai} tai`)));
       kids.push(el("table", { "data-testid": "tai-breakdown" }, rows));
     }
     if (h.payments.length) {
       const why = (p) => (hintText(p.why) === null ? "" : ` (${p.why})`);
-      kids.push(el("h3", {}, "Payments"), el("ul", {}, h.payments.map((p) => el("li", {},
-        p.payer === null || p.payer === undefined ?
-          `${says(nameOf(p.payee), "scores")} ${points(p.amount)}${why(p)}` :
-          `${says(nameOf(p.payer), "pays")} ${nameOf(p.payee)} ${points(p.amount)}${why(p)}`))));
+      kids.push(el("h3", {}, "Payments"), el("ul", { "data-testid": "payments" }, h.payments.map((p) => el("li", {},
+        hintText(p.text) !== null ? p.text :
+          p.payer === null || p.payer === undefined ?
+            `${says(nameOf(p.payee), "scores")} ${points(p.amount)}${why(p)}.` :
+            `${says(nameOf(p.payer), "pays")} ${nameOf(p.payee)} ${points(p.amount)}${why(p)}.`))));
     }
+    const along = [...(h.payouts || []), ...(h.bao || [])].map(hintText).filter((t) => t !== null);
+    if (along.length) kids.push(el("h3", {}, "Along the way"), el("ul", {}, along.map((t) => el("li", {}, t))));
     return kids;
   }
   // the winner's whole hand, as a win shows it to the table: tiles in hand (the winning

@@ -75,7 +75,11 @@
   }
 
   function summary(h) {
-    const sum = h.summary;
+    // each winner's whole hand, as the live table showed it: the last step's tiles
+    const last = h.steps[h.steps.length - 1];
+    const sum = { ...h.summary, wins: h.summary.wins.map((w) => (w.hand ? w : { ...w, hand: {
+      concealed: last.seats[w.seat].concealed, melds: last.seats[w.seat].melds,
+      bonus: last.seats[w.seat].bonus } })) };
     const name = (p) => (p === null || p === undefined ? "nobody" : R.index.players[p]);
     const kids = handResult(sum, name, "");
     kids.push(scoreTable(R.index.players, sum.scores, sum.deltas, "replay-scores"));
