@@ -101,8 +101,18 @@ def test_the_hand_end_lists_the_winners_whole_hand(match) -> None:
     assert wins > 0
     # only the winners' hands: no other seat's concealed tiles are in the box
     for end in ends:
-        assert set(end) == {"number", "round_wind", "banker", "drawn", "wins", "payments",
-                            "deltas", "scores"}
+        assert _concealed_paths(end) == [f".wins[{i}].hand.concealed"
+                                         for i in range(len(end["wins"]))]
+
+
+def _concealed_paths(obj: Any, path: str = "") -> list[str]:
+    if isinstance(obj, dict):
+        return [p for k, v in obj.items()
+                for p in ([f"{path}.{k}"] if k == "concealed" else [])
+                + _concealed_paths(v, f"{path}.{k}")]
+    if isinstance(obj, list):
+        return [p for i, v in enumerate(obj) for p in _concealed_paths(v, f"{path}[{i}]")]
+    return []
 
 
 def test_casual_tables_get_the_gentlest_rung_unless_other_ai_is_picked(make_client) -> None:
