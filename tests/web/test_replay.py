@@ -86,7 +86,17 @@ def test_each_hand_starts_from_the_deal_and_ends_on_the_stored_result(finished) 
     c, tid = finished["client"], finished["tid"]
     for k, end in enumerate(finished["ends"]):
         hand = c.get(f"/api/tables/{tid}/replay?hand={k}").json()
-        assert hand["summary"] == end["hand"]
+        # the same summary; the table's also lays open each winner's hand, which the
+        # replay shows on its last step
+        live = {**end["hand"], "wins": [{k: v for k, v in w.items() if k != "hand"}
+                                        for w in end["hand"]["wins"]]}
+        assert hand["summary"] == live
+        last = hand["steps"][-1]["seats"]
+        for w in end["hand"]["wins"]:
+            mine = last[w["seat"]]
+            assert sorted(parse_tiles(w["hand"]["concealed"])) == sorted(
+                parse_tiles(mine["concealed"]))
+            assert w["hand"]["melds"] == mine["melds"] and w["hand"]["bonus"] == mine["bonus"]
         players = hand["players"]
         assert players == [(hand["banker"] + s) % 4 for s in range(4)]
         first, last = hand["steps"][0], hand["steps"][-1]

@@ -1,5 +1,9 @@
 """Clocks for idle players (a claim offer is passed, a turn is played by the stand-in) and
-taking over an AI seat between hands."""
+taking over an AI seat between hands.
+
+The table's timers run on a :class:`ManualClock` that the test moves on by hand: a test
+never waits for a timer, it says how much time has passed. ``_quiet`` (a short real wait)
+only checks that nothing happens when a timer is *not* due."""
 
 from __future__ import annotations
 
@@ -8,6 +12,12 @@ from typing import Any
 
 import pytest
 from conftest import Player, choose, create_table, join, play_all, play_to, start
+
+from sgmahjong.tiles import Tile
+from sgmahjong.web.clock import ManualClock
+
+QUIET = 0.3
+"""Seconds of real time in which nothing may arrive, when no timer is due."""
 
 
 def _runtime(c, tid: str) -> Any:
@@ -38,21 +48,22 @@ def _after(msgs: list[dict[str, Any]], kind: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- the clocks
 
 def test_an_unanswered_claim_offer_is_passed_after_the_window(make_client) -> None:
-    window = 0.3
-    c = make_client(claim_window=window)
+    window = 10.0
+    clock = ManualClock()
+    c = make_client(claim_window=window, clock=clock)
     t = create_table(c)
     tid = t["table_id"]
     ann = Player(c, tid, t["token"])
     start(c, tid, t["token"])
     offer = play_to(ann, _is_claim_offer)
-    asked = time.monotonic()
-    assert 0 < offer["deadline_ms"] <= window * 1000
+    assert offer["deadline_ms"] == window * 1000      # no time has passed on the clock
     rt = _runtime(c, tid)
     seat = rt.seat_of(0)
+    clock.advance(window - 0.5)
+    assert not [m for m in _quiet(ann, QUIET) if m["type"] in ("notice", "ack", "event")]
+    clock.advance(0.5)                                # the window closes
     notice = ann.until("notice", timeout=5)
-    waited = time.monotonic() - asked
     assert notice["message"] == "Time's up: passed on the claim"
-    assert waited >= window - 0.1         # not before the window closed
     ack = ann.until("ack")
     assert ack["id"] == offer["id"] and ack["action"] == {"type": "pass"}
     # the pass is the table's decision: play went on past the offer, the seat is Ann's
@@ -68,21 +79,26 @@ def test_an_unanswered_claim_offer_is_passed_after_the_window(make_client) -> No
 
 
 def test_an_idle_turn_is_played_by_the_standin_and_the_seat_is_kept(make_client) -> None:
-    limit = 0.4
-    c = make_client(turn_limit=limit)
+    limit = 60.0
+    clock = ManualClock()
+    c = make_client(turn_limit=limit, clock=clock)
     t = create_table(c)
     tid = t["table_id"]
     ann = Player(c, tid, t["token"])
     start(c, tid, t["token"])
     req = ann.until("request")
-    asked = time.monotonic()
     assert any(a["type"] == "discard" for a in req["legal"])
-    assert 0 < req["deadline_ms"] <= limit * 1000
+    assert req["deadline_ms"] == limit * 1000
+    clock.advance(limit - 1)
+    assert not [m for m in _quiet(ann, QUIET) if m["type"] in ("notice", "ack", "event")]
+    clock.advance(1)
     notice = ann.until("notice", timeout=5)
-    assert time.monotonic() - asked >= limit - 0.1
     assert notice["message"].startswith("Time's up")
     ack = ann.until("ack")
     assert ack["id"] == req["id"] and ack["action"] in req["legal"]
+    assert ack["action"]["type"] == "discard"
+    name = Tile.parse(ack["action"]["tile"]).english     # as a player reads it: "5 Circles"
+    assert notice["message"] == f"Time's up: the AI threw {name} for you"
     # stored and broadcast like any discard: the next event is Ann's throw of that tile
     seat = int(_runtime(c, tid).seat_of(0))
     ev = ann.until("event")
@@ -94,37 +110,39 @@ def test_an_idle_turn_is_played_by_the_standin_and_the_seat_is_kept(make_client)
     assert info["seats"][0]["kind"] == "human" and info["seats"][0]["standin"] is False
     # her next turn is hers again, with a fresh clock
     nxt = play_to(ann, lambda r: not _is_claim_offer(r))
-    assert 0 < nxt["deadline_ms"] <= limit * 1000
+    assert nxt["deadline_ms"] == limit * 1000
     ann.send({"type": "action", "id": nxt["id"], "action": choose(nxt["legal"], nxt["view"])})
     assert ann.until("ack")["id"] == nxt["id"]
 
 
 def test_a_reconnect_gets_the_time_left_not_a_new_clock(make_client) -> None:
-    limit = 2.0
-    c = make_client(turn_limit=limit)
+    limit = 20.0
+    clock = ManualClock()
+    c = make_client(turn_limit=limit, clock=clock)
     t = create_table(c)
     tid = t["table_id"]
     ann = Player(c, tid, t["token"])
     start(c, tid, t["token"])
     first = ann.until("request")
-    asked = time.monotonic()
-    time.sleep(0.6)
+    assert first["deadline_ms"] == 20_000
+    clock.advance(6.0)
     ann.close()
+    clock.advance(1.5)
     ann2 = Player(c, tid, t["token"], last_seen=first["n"])
     again = ann2.until("request")
     assert again["id"] == first["id"]
-    spent_ms = (time.monotonic() - asked) * 1000
-    assert 0 < again["deadline_ms"] <= limit * 1000 - 500
-    assert again["deadline_ms"] <= first["deadline_ms"] - 500
-    assert again["deadline_ms"] >= limit * 1000 - spent_ms - 200
-    ann2.until("notice", timeout=5)
-    assert time.monotonic() - asked < limit + 1.5    # the first clock, not a restarted one
+    assert again["deadline_ms"] == 12_500       # 20 s less the 7.5 s gone: not a new clock
+    clock.advance(12.5 - 0.1)
+    assert not [m for m in _quiet(ann2, QUIET) if m["type"] in ("notice", "ack")]
+    clock.advance(0.1)                          # the first clock runs out
+    assert ann2.until("notice", timeout=5)["message"].startswith("Time's up")
 
 
 @pytest.mark.parametrize("zero", ["turn_limit", "claim_window"])
 def test_a_limit_of_zero_sends_no_deadline_and_never_acts(make_client, zero: str) -> None:
     other = "claim_window" if zero == "turn_limit" else "turn_limit"
-    c = make_client(**{zero: 0.0, other: 30.0})
+    clock = ManualClock()
+    c = make_client(**{zero: 0.0, other: 30.0}, clock=clock)
     t = create_table(c)
     tid = t["table_id"]
     ann = Player(c, tid, t["token"])
@@ -137,14 +155,15 @@ def test_a_limit_of_zero_sends_no_deadline_and_never_acts(make_client, zero: str
     assert req["deadline_ms"] == 0
     rt = _runtime(c, tid)
     n = rt.n
-    got = _quiet(ann, 1.0)
+    clock.advance(3600)                 # an hour on: still nothing is done for Ann
+    got = _quiet(ann, QUIET)
     assert not [m for m in got if m["type"] in ("notice", "ack", "event", "request")]
     assert rt.n == n and rt.seat_of(0) in rt.game.waiting_for()
     ann.send({"type": "action", "id": req["id"], "action": choose(req["legal"], req["view"])})
     assert ann.until("ack")["id"] == req["id"]
     # the other kind of decision does have its clock
     nxt = play_to(ann, lambda r: _is_claim_offer(r) == (zero == "turn_limit"))
-    assert 0 < nxt["deadline_ms"] <= 30_000
+    assert nxt["deadline_ms"] == 30_000
 
 
 # ---------------------------------------------------------------- taking over an AI seat
@@ -161,7 +180,8 @@ def _between_hands(c, **kw: Any) -> tuple[dict[str, Any], Player]:
 
 
 def test_a_newcomer_takes_over_an_ai_seat_between_hands(make_client) -> None:
-    c = make_client(next_hand_delay=60.0)
+    clock = ManualClock()
+    c = make_client(next_hand_delay=60.0, clock=clock)
     t, ann = _between_hands(c, ai=["greedy", "fox", "greedy"])
     tid = t["table_id"]
     rt = _runtime(c, tid)
@@ -180,13 +200,14 @@ def test_a_newcomer_takes_over_an_ai_seat_between_hands(make_client) -> None:
         pass                                       # (the tables sent before the join)
 
     ann.send({"type": "ready"})
-    time.sleep(0.3)
+    clock.advance(59)
+    _quiet(ann, QUIET)
     assert rt.game is None                 # the next hand waits for the newcomer to come
     cat = Player(c, tid, cat_token)
     welcome = cat.until("welcome")
     assert welcome["player"] == 2 and welcome["role"] == "player"
     cat.until("hand-end")                          # the summary of the hand just played
-    time.sleep(0.2)
+    _quiet(cat, QUIET)
     assert rt.game is None                         # ... and to be ready
     cat.send({"type": "ready"})
     play_all([ann, cat], hands=1)
@@ -266,3 +287,21 @@ def test_a_finished_match_takes_no_one(make_client) -> None:
     assert ann.log[-1]["type"] == "match-end"
     r = c.post(f"/api/tables/{tid}/join", json={"name": "Cat"})
     assert r.status_code == 409 and r.json()["error"] == "finished"
+
+
+def test_the_next_hand_is_dealt_when_the_delay_is_over_if_nobody_says_ready(
+        make_client) -> None:
+    clock = ManualClock()
+    c = make_client(next_hand_delay=30.0, clock=clock)
+    t = create_table(c)
+    tid = t["table_id"]
+    ann = Player(c, tid, t["token"])
+    start(c, tid, t["token"])
+    ann.play(hands=1)                  # Ann reads the hand's end and does not say ready
+    rt = _runtime(c, tid)
+    clock.advance(29.5)
+    _quiet(ann, QUIET)
+    assert rt.game is None and rt.match.state.hands_played == 1
+    clock.advance(0.5)
+    assert ann.until("hello")["type"] == "hello"      # the second hand is dealt
+    assert rt.game is not None and rt.match.state.hands_played == 1

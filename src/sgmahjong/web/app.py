@@ -6,13 +6,16 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
+from html import escape
 from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Header, HTTPException, Request, WebSocket
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..record import dumps_record
 from ..render.svg import sprite_sheet
@@ -38,8 +41,8 @@ class CreateBody(BaseModel):
     name: str = Field("Host", max_length=100)
     rules: str = Field("casual", max_length=40)
     quick: bool = True
-    ai: list[str] = Field(default_factory=lambda: list(default_ai()), max_length=3,
-                          min_length=3)
+    # None: the rules' own default opponents (casual: the gentlest)
+    ai: list[str] | None = Field(None, max_length=3, min_length=3)
     hints: bool = True
     seed: int | None = None
     ladder: str | None = Field(None, max_length=40)   # a practice-ladder rung id
@@ -108,6 +111,40 @@ def _page() -> str:
     return html.replace("<!--SPRITES-->", sprite_sheet())
 
 
+NOT_FOUND = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} - Singapore Mahjong</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/static/app.css">
+<link rel="stylesheet" href="/static/replay.css">
+</head>
+<body>
+<header class="bar"><a class="brand" href="/">Singapore Mahjong</a></header>
+<main><section data-testid="not-found">
+<h1>{title}</h1>
+<p>{text}</p>
+<p><a class="button" href="/" data-testid="back-to-lobby">Set up a table</a></p>
+</section></main>
+</body>
+</html>
+"""
+
+
+def not_found_page(title: str, text: str) -> HTMLResponse:
+    """A 404 a person can read, with the way back to the lobby."""
+    return HTMLResponse(NOT_FOUND.format(title=escape(title), text=escape(text)),
+                        status_code=404)
+
+
+def _wants_html(request: Request) -> bool:
+    """A browser opening a page (not a script calling the API)."""
+    return (not request.url.path.startswith("/api/")
+            and "text/html" in request.headers.get("accept", ""))
+
+
 def create_app(config: WebConfig | None = None, store: TableStore | None = None) -> FastAPI:
     """The web app. ``store`` defaults to the database of ``config.database_url``."""
     cfg = config or WebConfig()
@@ -156,17 +193,32 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
     async def index() -> HTMLResponse:
         return HTMLResponse(page)
 
+    async def page_of(table_id: str) -> HTMLResponse:
+        if await lobby.get(table_id) is None:
+            return not_found_page("No table here", "This invite link points to no table: it "
+                                  "may be mistyped, or the table is gone.")
+        return HTMLResponse(page)
+
     @app.get("/t/{table_id}", response_class=HTMLResponse)
     async def table_page(table_id: str) -> HTMLResponse:
-        return HTMLResponse(page)
+        return await page_of(table_id)
 
     @app.get("/t/{table_id}/replay", response_class=HTMLResponse)
     async def replay_page(table_id: str) -> HTMLResponse:
-        return HTMLResponse(page)
+        return await page_of(table_id)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        # a browser that opens a wrong address gets a page; the API keeps its JSON errors
+        if exc.status_code == 404 and _wants_html(request):
+            return not_found_page("Page not found", "There is no page at this address.")
+        return await http_exception_handler(request, exc)
 
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
-        return {"presets": list(PRESETS), "levels": level_names(), "default_ai": default_ai(),
+        return {"presets": list(PRESETS), "levels": level_names(),
+                "default_ai": default_ai("casual"),
+                "default_ai_by_rules": {p: default_ai(p) for p in PRESETS},
                 "default_rules": "casual", "protocol": PROTOCOL, "max_message": MAX_MESSAGE,
                 "allow_seed": cfg.allow_seed, "ladder": ladder_json()}
 
@@ -174,6 +226,7 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
     async def create(body: CreateBody, request: Request) -> dict[str, Any] | JSONResponse:
         try:
             rt, token = await lobby.create(TableOptions(body.name, body.rules, body.quick,
+                                                        None if body.ai is None else
                                                         list(body.ai), body.hints, body.seed,
                                                         ladder=body.ladder))
         except TableError as exc:

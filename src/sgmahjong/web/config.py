@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from .clock import Clock, MonotonicClock
 
 
 @dataclass
@@ -24,6 +26,8 @@ class WebConfig:
     allowed_origins: tuple[str, ...] = ()   # extra websocket origins (a proxy's address)
     resume_on_startup: bool = True       # load and run unfinished tables when the app starts
     send_queue: int = 4096               # messages queued for a slow socket before closing it
+    # every table timer reads this clock (tests pass a ManualClock and move it by hand)
+    clock: Clock = field(default_factory=MonotonicClock)
 
 
 __all__ = ["WebConfig"]

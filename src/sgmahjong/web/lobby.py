@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..rules.loading import PRESETS, load_rules
 from ..rules.model import Ruleset
 from ..store.db import StoredSeat, StoredTable, TableStore
+from ..store.ladder import TABLES
 from .config import WebConfig
 from .ladder import bad_rung, find_rung
 from .runtime import TableError, TableRuntime, default_standin, level_names, make_ai
@@ -17,6 +18,8 @@ from .security import clean_name, hash_token, new_table_id, new_token
 
 QUICK_HANDS = 4
 DEFAULT_AI = ("hedgehog", "fox", "owl")
+GENTLE = "casual"
+"""The newcomers' scoring: its tables default to the ladder's gentlest rung's players."""
 
 
 @dataclass
@@ -26,16 +29,20 @@ class TableOptions:
     name: str = "Host"
     rules: str = "casual"
     quick: bool = True
-    ai: list[str] = field(default_factory=lambda: list(default_ai()))
+    ai: list[str] | None = None      # None: the rules' default (:func:`default_ai`)
     hints: bool = True
     seed: int | None = None
     ladder: str | None = None   # a practice-ladder rung id: fixes opponents and quick game
 
 
-def default_ai() -> tuple[str, str, str]:
+def default_ai(rules: str | None = None) -> tuple[str, str, str]:
+    """The AI players a table of ``rules`` gets unless its creator picks others: for
+    casual scoring, meant for newcomers, the practice ladder's gentlest rung; else a mix
+    up to the strongest level."""
     known = level_names()
-    if all(n in known for n in DEFAULT_AI):
-        return DEFAULT_AI
+    want = TABLES[0].opponents if rules == GENTLE else DEFAULT_AI
+    if all(n in known for n in want):
+        return want
     return ("greedy", "greedy", "greedy")
 
 
@@ -66,6 +73,9 @@ class Lobby:
         if opts.rules not in PRESETS:
             raise TableError("bad-rules", f"unknown rules {opts.rules!r}; choose from "
                                           f"{', '.join(PRESETS)}")
+        if opts.ai is None:
+            opts = dataclasses.replace(opts, ai=list(default_ai(opts.rules)))
+        assert opts.ai is not None
         if len(opts.ai) != 3:
             raise TableError("bad-level", "pick three AI levels (for seats 2-4)")
         for name in opts.ai:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -19,7 +18,17 @@ from ..agents import Agent, UnknownAgent, make_agent, player_names
 from ..agents.evaluation import safe_default
 from ..bot.wire import hello, view_json
 from ..errors import SgmahjongError
-from ..game import Action, Discard, Event, Game, HandStarted, IllegalAction, Match, Pass
+from ..game import (
+    Action,
+    Discard,
+    Event,
+    Game,
+    HandRecord,
+    HandStarted,
+    IllegalAction,
+    Match,
+    Pass,
+)
 from ..game.prng import derive_seed
 from ..record import Record, record_from_match
 from ..rules.loading import rules_from_dict
@@ -98,11 +107,11 @@ class Slot:
     level: str                   # the AI level (for a human: the stand-in's)
     token_hash: str | None = None
     conns: set[Conn] = field(default_factory=set)
-    away_since: float | None = None     # monotonic time its last socket closed
+    away_since: float | None = None     # clock time its last socket closed
     ready: bool = False
     agent: Agent | None = None
     request: tuple[int, int] | None = None   # (request id, event number) sent
-    # monotonic time the open decision was first sent: kept while the same decision is
+    # clock time the open decision was first sent: kept while the same decision is
     # re-sent (a new event number, a reconnect), so neither restarts its clock
     asked_at: float | None = None
     newcomer: bool = False       # took over an AI seat and has not connected yet
@@ -118,6 +127,7 @@ class TableRuntime:
                  events: Sequence[dict[str, Any]] = ()) -> None:
         self.store = store
         self.config = config
+        self.clock = config.clock
         self.id = row.id
         self.rules = rules_from_dict(row.rules, where=f"table {row.id} rules")
         self.preset = row.preset
@@ -143,7 +153,7 @@ class TableRuntime:
         self.closed = False
         if events:
             self._replay(events)
-        now = time.monotonic()
+        now = self.clock.now()
         for slot in self.slots:
             if slot.kind == "human":
                 slot.away_since = now
@@ -170,7 +180,7 @@ class TableRuntime:
                                                    "unfinished but the log goes on")
                 break
             rec = self.match.finish_hand()
-            self.last_summary = hand_summary(rec, self.names, self.match.state.scores)
+            self.last_summary = self._summary(rec, game)
 
     def _fresh_match(self) -> None:
         """The match before its first event (what ``_replay`` builds on)."""
@@ -230,6 +240,7 @@ class TableRuntime:
             "id": self.id, "status": self.status, "rules": self.rules.name,
             "preset": self.preset, "description": self.rules.description,
             "quick": self.quick, "hints": self.hints,
+            "quick_hands": self.rules.match.quick_game_hands if self.quick else None,
             "hands_played": self.match.state.hands_played, "hand_label": self.hand_label(),
             "in_hand": in_hand, "scores": list(self.match.state.scores),
             "round_wind": int(self.game.state.round_wind) if self.game else None,
@@ -287,14 +298,14 @@ class TableRuntime:
             return None
         n = self.n
         if slot is None:
-            return {"type": "view", "n": n, "view": public_view_json(g.state)}
+            return {"type": "view", "n": n, "view": public_view_json(g.state), **self._board()}
         seat = self.seat_of(slot.player)
         v = g.view(seat)
         if not g.ended and seat in g.waiting_for():
             if slot.request is None or slot.request[1] != n:
                 self.next_rid += 1
                 slot.request = (self.next_rid, n)
-            now = time.monotonic()
+            now = self.clock.now()
             if slot.asked_at is None:
                 slot.asked_at = now
             legal = g.legal_actions(seat)
@@ -303,9 +314,20 @@ class TableRuntime:
             if limit > 0:
                 # at least 1: a deadline that is due must not read as "no limit"
                 left_ms = max(1, round((slot.asked_at + limit - now) * 1000))
-            return request_json(slot.request[0], n, v, legal, left_ms)
+            return {**request_json(slot.request[0], n, v, legal, left_ms), **self._board()}
         self._forget_request(slot)
-        return {"type": "view", "n": n, "view": view_json(v)}
+        return {"type": "view", "n": n, "view": view_json(v), **self._board()}
+
+    def _board(self) -> dict[str, Any]:
+        """Who sits at each seat of the hand being played and their match total so far
+        (the standings before the hand plus what the hand has paid yet), by seat: the page
+        shows these as they are, so it never adds a hand's result to a total twice."""
+        st = self.match.state
+        g = self.game
+        players = [st.player_at(seat) for seat in Seat]
+        hand = g.state.scores if g is not None else [0, 0, 0, 0]
+        return {"players": players,
+                "totals": [st.scores[p] + hand[seat] for seat, p in enumerate(players)]}
 
     def _limit(self, legal: Sequence[Action]) -> tuple[float, bool]:
         """The time allowed for a decision (0: none), and whether it is a claim offer."""
@@ -405,7 +427,7 @@ class TableRuntime:
             slot = None if conn.player is None else self.slots[conn.player]
             (self.spectators if slot is None else slot.conns).discard(conn)
             if slot is not None and not slot.conns:
-                slot.away_since = time.monotonic()
+                slot.away_since = self.clock.now()
             self.broadcast_table()
         self.kick()
 
@@ -463,7 +485,7 @@ class TableRuntime:
         except IllegalAction as exc:
             conn.send(error("illegal", str(exc)))
             return
-        rid = slot.request[0] if slot.request else None
+        rid = None if slot.request is None else slot.request[0]
         self._forget_request(slot)
         for c in slot.conns:
             c.send({"type": "ack", "id": rid, "action": msg.action.to_json()})
@@ -521,7 +543,7 @@ class TableRuntime:
             if taking_over and g is not None and not g.ended:
                 raise TableError("mid-hand", "an AI seat can be taken between hands: try "
                                              "again when this hand ends")
-            now = time.monotonic()
+            now = self.clock.now()
             slot.name, slot.kind, slot.token_hash = name, "human", token_hash
             slot.away_since = now
             if taking_over:
@@ -532,8 +554,9 @@ class TableRuntime:
                 self._forget_request(slot)
                 if self.bankers:   # between hands (not before the first deal)
                     # the newcomer needs time to connect and read the last hand's summary
-                    self.next_hand_at = max(self.next_hand_at or now,
-                                            now + self.config.next_hand_delay)
+                    due = now + self.config.next_hand_delay
+                    self.next_hand_at = due if self.next_hand_at is None else max(
+                        self.next_hand_at, due)
             self.store.save_seat(self.id, slot.stored())
             self.broadcast_table()
         self.kick()
@@ -584,12 +607,13 @@ class TableRuntime:
     def _away(self, slot: Slot) -> bool:
         """Whether a human's decisions go to the stand-in AI (away longer than the grace)."""
         return (slot.away_since is not None
-                and time.monotonic() - slot.away_since >= self.config.disconnect_grace)
+                and self.clock.now() - slot.away_since >= self.config.disconnect_grace)
 
     async def _run(self) -> None:
         failures = 0
         while not self.closed:
             self.wake.clear()
+            began = self.clock.now()
             try:
                 async with self.lock:
                     mode, delay = await self._step()
@@ -599,15 +623,15 @@ class TableRuntime:
                 # stored state, so try again later instead of leaving it stuck for good
                 failures += 1
                 log.exception("table %s: the driver failed (%d in a row)", self.id, failures)
-                await asyncio.sleep(min(30.0, 0.5 * 2 ** min(failures, 6)))
+                await self.clock.sleep(min(30.0, 0.5 * 2 ** min(failures, 6)))
                 continue
             if mode == "stop":
                 return
             if mode == "sleep":
-                await asyncio.sleep(delay or 0)
+                await self.clock.sleep(delay or 0)
                 continue
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), delay)
+            # measured from before the step: time that passed during it is not waited twice
+            await self.clock.wait(self.wake, None if delay is None else began + delay)
 
     async def _step(self) -> tuple[str, float | None]:
         """One move of the table: ``("sleep", s)`` to go on after s, ``("wait", s)`` to wait
@@ -620,7 +644,7 @@ class TableRuntime:
             return "stop", None
         m = self.match
         g = m.game
-        now = time.monotonic()
+        now = self.clock.now()
         if g is None:
             if m.state.ended:
                 return "stop", None
@@ -689,10 +713,12 @@ class TableRuntime:
             text = "Time's up: passed on the claim"
         else:
             action = await self._ai_choice(g, seat, slot)
-            did = (f"threw {action.tile.text}" if isinstance(action, Discard)
-                   else f"chose {action.to_json()['type']}")
+            kind = action.to_json()["type"]
+            did = (f"threw {action.tile.english}" if isinstance(action, Discard)
+                   else {"win": "won the hand", "kong": "declared a kong"}.get(
+                       kind, f"chose {kind}"))
             text = f"Time's up: the AI {did} for you"
-        rid = slot.request[0] if slot.request else None
+        rid = None if slot.request is None else slot.request[0]
         self._forget_request(slot)
         new = g.submit(seat, action)
         for c in slot.conns:
@@ -714,8 +740,10 @@ class TableRuntime:
         self._commit(list(g.events))
 
     def _end_hand(self) -> tuple[str, float | None]:
+        game = self.match.game
+        assert game is not None
         rec = self.match.finish_hand()
-        self.last_summary = hand_summary(rec, self.names, self.match.state.scores)
+        self.last_summary = self._summary(rec, game)
         self._broadcast(self._hand_end())
         if self.match.state.ended:
             self.status = "finished"
@@ -723,9 +751,21 @@ class TableRuntime:
             self._broadcast(self._match_end())
             self.broadcast_table()
             return "stop", None
-        self.next_hand_at = time.monotonic() + self.config.next_hand_delay
+        self.next_hand_at = self.clock.now() + self.config.next_hand_delay
         self.broadcast_table()
         return "sleep", 0
+
+    def _summary(self, rec: HandRecord, game: Game) -> dict[str, Any]:
+        """The hand-end summary, each win with the winner's whole hand: a win lays it open
+        to the table (tiles in hand, the winning one among them, declared sets, bonus
+        tiles), as in the terminal."""
+        out = hand_summary(rec, self.names, self.match.state.scores)
+        for w in out["wins"]:
+            v = view_json(game.view(Seat(w["seat"])))
+            mine = v["seats"][w["seat"]]
+            w["hand"] = {"concealed": v["concealed"], "melds": mine["melds"],
+                         "bonus": mine["bonus"]}
+        return out
 
     def _hand_end(self) -> dict[str, Any]:
         msg: dict[str, Any] = {"type": "hand-end", "hand": self.last_summary}

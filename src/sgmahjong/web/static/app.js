@@ -10,7 +10,7 @@
     tableId: null, token: null, player: null, role: null, table: null, view: null,
     request: null, n: 0, hints: null, hintsOn: false, cursor: 0, picked: null,
     muted: localStorage.getItem("sgmj.muted") === "1", lastAt: {}, ws: null, retry: 0, over: false,
-    seat: null,
+    seat: null, board: null, aiTouched: false, matchEnd: null,
   };
 
   // ------------------------------------------------------------------ helpers
@@ -41,15 +41,23 @@
     const title = document.querySelector(`#t-${CSS.escape(t)} title`);
     return title ? title.textContent : t;
   }
+  // "Ann pays", but "You pay": the lobby's default name is "You"
+  function says(who, verb) {
+    if (who !== "You") return `${who} ${verb}`;
+    const [first, ...rest] = verb.split(" ");
+    return ["You", first.replace(/s$/, ""), ...rest].join(" ");
+  }
+  const points = (n) => `${n} point${Math.abs(n) === 1 ? "" : "s"}`;
   function tileSvg(t) {
     const svg = document.createElementNS(SVGNS, "svg");
     svg.setAttribute("class", "tile");
     svg.setAttribute("viewBox", "0 0 60 80");
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", t ? tileName(t) : "face-down tile");
-    svg.dataset.tile = t || "back";
+    const back = t === null || t === undefined;
+    svg.setAttribute("aria-label", back ? "face-down tile" : tileName(t));
+    svg.dataset.tile = back ? "back" : t;
     const use = document.createElementNS(SVGNS, "use");
-    use.setAttribute("href", t ? `#t-${t}` : "#t-back");
+    use.setAttribute("href", back ? "#t-back" : `#t-${t}`);
     svg.append(use);
     return svg;
   }
@@ -83,13 +91,22 @@
       // FastAPI's validation errors are a list: name the first field that is wrong
       const d = Array.isArray(data.detail) && data.detail.length ? data.detail[0] : null;
       const field = d && Array.isArray(d.loc) ? d.loc[d.loc.length - 1] : null;
-      throw new Error(data.message || (d ? `${field}: ${d.msg}` : data.detail) || `error ${r.status}`);
+      const err = new Error(data.message || (d ? `${field}: ${d.msg}` : data.detail) || `error ${r.status}`);
+      err.status = r.status;
+      throw err;
     }
     return data;
   }
   const seatKey = (id) => `sgmj.seat.${id}`;
+  // a preset as a newcomer reads it; the others with their description (less its source)
+  function presetLabel(preset, description) {
+    if (preset === "casual") return "casual (any complete hand wins)";
+    if (preset === "standard") return "standard (Singapore tai)";
+    const d = (description || "").replace(/^Seed \d+:?\s*/, "");
+    return d ? `${preset} (${d})` : preset;
+  }
   function show(id) {
-    for (const s of ["lobby", "join", "waiting", "table"]) $(s).hidden = s !== id;
+    for (const s of ["lobby", "join", "waiting", "table", "missing"]) $(s).hidden = s !== id;
   }
 
   // ------------------------------------------------------------------ sound
@@ -130,15 +147,25 @@
     const opts = await api("/api/options");
     const rules = $("create-rules");
     for (const p of opts.presets) {
-      rules.append(el("option", { value: p, selected: p === opts.default_rules },
-        p === "casual" ? "casual (any complete hand wins)" :
-          p === "standard" ? "standard (Singapore tai)" : p));
+      rules.append(el("option", { value: p, selected: p === opts.default_rules }, presetLabel(p)));
     }
-    document.querySelectorAll(".ai-level").forEach((sel, i) => {
+    const levels = [...document.querySelectorAll(".ai-level")];
+    levels.forEach((sel, i) => {
       for (const l of opts.levels) {
         sel.append(el("option", { value: l, selected: l === opts.default_ai[i] }, l));
       }
+      sel.addEventListener("change", () => { S.aiTouched = true; });
     });
+    // each scoring has its own opponents (casual, for newcomers: the gentlest), until the
+    // user picks the AI players themselves
+    const byRules = opts.default_ai_by_rules || {};
+    const followRules = () => {
+      const want = byRules[rules.value];
+      if (S.aiTouched || !want) return;
+      levels.forEach((sel, i) => { sel.value = want[i]; });
+    };
+    rules.addEventListener("change", followRules);
+    followRules();
     $("create-seed-row").hidden = !opts.allow_seed;
     $("create-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -162,7 +189,9 @@
     S.tableId = id;
     let info;
     try { info = await api(`/api/tables/${encodeURIComponent(id)}`); } catch (e) {
-      show("lobby"); status("That table does not exist. Set up a new one."); lobby(); return;
+      if (e.status === 404) { show("missing"); status(""); return; }
+      status(`The table could not be opened: ${e.message}`);
+      return;
     }
     S.table = info;
     const saved = JSON.parse(localStorage.getItem(seatKey(id)) || "null");
@@ -174,8 +203,16 @@
       s.connected ? "here" : "away";
     return el("div", { "data-testid": `seat-${s.player}` }, `${s.name} — ${kind}`);
   }
+  function rulesLine(info) {
+    const game = info.quick ? `quick game (${info.quick_hands} hands)` : "full match";
+    return `${presetLabel(info.preset, info.description)} · ${game}`;
+  }
   function showJoin(info) {
     show("join");
+    const host = info.seats.find((s) => s.player === 0);
+    $("join-title").textContent = host && host.kind === "human" ?
+      `${host.name} invites you to a table` : "Join the table";
+    $("join-rules").textContent = `Rules: ${rulesLine(info)}`;
     $("join-seats").replaceChildren(...info.seats.map(seatLine));
     // once playing, a newcomer may take over an AI's seat (the server says when: between hands)
     const ais = info.status === "playing" ? info.seats.filter((s) => s.kind === "ai") : [];
@@ -189,7 +226,8 @@
       ais.length ? "Take over the seat" : "Take a seat";
     status(ais.length ? "The game has started: take over an AI seat between hands, or watch." :
       canJoin ? "Pick a name and take a free seat, or watch." :
-        "The game has started: you can watch.");
+        info.status === "waiting" ? "This table is full: you can watch." :
+          "The game has started: you can watch.");
     $("join-replay").hidden = info.status !== "finished";
     $("join-replay-link").href = `/t/${encodeURIComponent(info.id)}/replay`;
     if (info.status === "finished") status("The match is over: watch the replay, or its final table.");
@@ -259,16 +297,16 @@
       case "table": S.table = msg.table; tableInfo(); break;
       case "hello": S.seat = msg.seat; break;
       case "event": S.n = msg.n; onEvent(msg.event); break;
-      case "view": S.view = msg.view; S.n = Math.max(S.n, msg.n); S.request = null; render(); break;
+      case "view": S.view = msg.view; S.board = board(msg); S.n = Math.max(S.n, msg.n); S.request = null; render(); break;
       case "request":
-        S.view = msg.view; S.request = msg; S.n = Math.max(S.n, msg.n); S.picked = null;
+        S.view = msg.view; S.board = board(msg); S.request = msg; S.n = Math.max(S.n, msg.n); S.picked = null;
         // deadline_ms is the time left when sent (0: no limit): fix it to this clock
         msg.deadlineAt = msg.deadline_ms > 0 ? Date.now() + msg.deadline_ms : 0;
         if (S.hintsOn) send({ type: "hints" });
         render(); SOUNDS.turn(); break;
       case "ack": S.request = null; render(); break;
       case "hints": S.hints = msg.hints; renderHints(); render(); break;
-      case "hand-end": handEnd(msg.hand, msg.ladder); break;
+      case "hand-end": S.hints = null; renderHints(); handEnd(msg.hand, msg.ladder); break;
       case "match-end": matchEnd(msg); break;
       case "error": status(msg.message); break;
       case "notice": status(msg.message); break;
@@ -277,6 +315,12 @@
   }
 
   // ------------------------------------------------------------------ names and seats
+  // who sits at each seat of the hand in view, and their match totals: the server's
+  // figures, shown as they are (a total is never worked out again here)
+  function board(msg) {
+    return Array.isArray(msg.players) && Array.isArray(msg.totals) ?
+      { players: msg.players, totals: msg.totals } : null;
+  }
   function playerAt(seat) {
     const s = (S.table && S.table.seats || []).find((x) => x.wind === seat);
     if (s) { S.lastAt[seat] = s.player; return s.player; }
@@ -313,11 +357,11 @@
     let text = null;
     switch (e.type) {
       case "hand-started": text = `Hand ${e.hand_number + 1} begins (${WINDS[e.round_wind]} round).`; break;
-      case "discarded": text = `${who} throws ${tileName(e.tile)}.`; SOUNDS.discard(); break;
-      case "claimed": text = `${who} takes ${tileName(e.tile)} for a ${e.kind}.`; SOUNDS.claim(); break;
-      case "kong-declared": text = `${who} declares a kong of ${tileName(e.tile)}.`; SOUNDS.claim(); break;
-      case "bonus-exposed": text = `${who} sets aside ${tileName(e.tile)}.`; break;
-      case "won": text = `${who} wins on ${tileName(e.tile)}!`; SOUNDS.win(); break;
+      case "discarded": text = `${says(who, "throws")} ${tileName(e.tile)}.`; SOUNDS.discard(); break;
+      case "claimed": text = `${says(who, "takes")} ${tileName(e.tile)} for a ${e.kind}.`; SOUNDS.claim(); break;
+      case "kong-declared": text = `${says(who, "declares")} a kong of ${tileName(e.tile)}.`; SOUNDS.claim(); break;
+      case "bonus-exposed": text = `${says(who, "sets aside")} ${tileName(e.tile)}.`; break;
+      case "won": text = `${says(who, "wins")} on ${tileName(e.tile)}!`; SOUNDS.win(); break;
       case "hand-drawn": text = "The hand is drawn."; break;
       default: break;
     }
@@ -330,17 +374,23 @@
   }
 
   // ------------------------------------------------------------------ drawing
+  // the player at a seat of the hand in view (the table's winds may be the next hand's)
+  function viewPlayer(seat) { return S.board ? S.board.players[seat] : playerAt(seat); }
+  function viewName(seat) {
+    const p = viewPlayer(seat);
+    return p === null || p === undefined ? WINDS[seat] : S.table.seats[p].name;
+  }
   function seatArea(seat, v, mine) {
     const sv = v.seats[seat];
-    const p = playerAt(seat);
-    const info = p === null ? null : S.table.seats[p];
-    const score = p === null ? sv.score : S.table.scores[p] + sv.score;
+    const p = viewPlayer(seat);
+    const info = p === null || p === undefined ? null : S.table.seats[p];
+    const score = S.board ? S.board.totals[seat] : null;   // only the server's figure
     const kids = [el("div", { class: "who" },
       el("span", { class: "wind", title: "seat wind" }, WINDS[seat][0]),
       el("span", { class: "name" }, info ? info.name : WINDS[seat]),
       info && info.kind === "ai" ? el("span", { class: "small" }, "AI") : null,
       info && info.standin ? el("span", { class: "small" }, "(AI playing for them)") : null,
-      el("span", { class: "score", "data-testid": `score-${seat}` }, `${score} pts`))];
+      score === null ? null : el("span", { class: "score", "data-testid": `score-${seat}`, "data-score": score }, points(score)))];
     const row = el("div", { class: "tiles small-tiles" });
     for (const m of sv.melds) row.append(el("div", { class: "meld", "data-kind": m.kind }, parseTiles(m.tiles).map(tileSvg)));
     if (!mine) for (let i = 0; i < sv.concealed_count; i++) row.append(tileSvg(null));
@@ -351,7 +401,7 @@
     kids.push(disc);
     const box = $(["seat-me", "seat-right", "seat-top", "seat-left"][(seat - base(v) + 4) % 4]);
     box.replaceChildren(...kids);
-    box.classList.toggle("turn", v.turn === seat && v.phase !== "ended");
+    box.classList.toggle("turn", v.turn === seat && v.phase !== "ended" && S.table.in_hand);
     box.dataset.seat = seat;
   }
   function base(v) { return v.seat === null || v.seat === undefined ? 0 : v.seat; }
@@ -372,11 +422,13 @@
     if (!v || !S.table || S.table.status === "waiting") return;
     const me = base(v);
     for (let s = 0; s < 4; s++) seatArea(s, v, S.role === "player" && s === me);
-    const offer = v.window_tile ? el("div", { class: "offer" }, el("div", { class: "small" }, `${nameAt(v.turn)} offers`), tileSvg(v.window_tile)) : null;
+    const over = v.phase === "ended" || !S.table.in_hand;
+    const offer = v.window_tile && !over ? el("div", { class: "offer" }, el("div", { class: "small" }, `${viewName(v.turn)} offers`), tileSvg(v.window_tile)) : null;
     $("centre").replaceChildren(
       el("div", {}, `${WINDS[v.round_wind]} round · ${S.table.hand_label}`),
       el("div", { "data-testid": "wall-count" }, `Wall: ${v.live_remaining} tiles to draw`),
-      el("div", {}, v.phase === "ended" ? "Hand over" : `${nameAt(v.turn)} to play`),
+      el("div", { "data-testid": "turn" }, S.over || S.table.status === "finished" ? "Match over" :
+        over ? "Hand over" : `${viewName(v.turn)} to play`),
       ...(offer ? [offer] : []));
     // the hand
     const hand = $("hand");
@@ -417,8 +469,10 @@
       case "pong": return "Pong (P)";
       case "pass": return "Skip (S)";
       case "chow": {
+        // "Chow 3-4-5 Circles": the suit's name from the lowest tile's ("3 Circles")
         const n = Number(a.tile[0]);
-        return `Chow ${n}-${n + 1}-${n + 2}${a.tile[1]} (C)`;
+        const suit = tileName(a.tile).replace(/^\d+\s*/, "");
+        return `Chow ${n}-${n + 1}-${n + 2} ${suit} (C)`;
       }
       case "kong": return `Kong ${tileName(a.tile)} (K)`;
       default: return a.type;
@@ -436,7 +490,7 @@
     }
     const t = tiles[S.picked === null ? S.cursor : S.picked];
     if (t && canDiscard(t)) {
-      buttons.push(el("button", { type: "button", "data-testid": "action-discard", onclick: () => act({ type: "discard", tile: t }) }, `Throw ${t} (Enter)`));
+      buttons.push(el("button", { type: "button", "data-testid": "action-discard", onclick: () => act({ type: "discard", tile: t }) }, `Throw ${tileName(t)} (Enter)`));
     }
     if (S.table.hints) {
       buttons.push(el("button", { type: "button", "data-testid": "toggle-hints", "aria-pressed": String(S.hintsOn), onclick: toggleHints }, S.hintsOn ? "Hide hints (H)" : [icon("hint"), " Hints (H)"]));
@@ -472,11 +526,38 @@
     box.hidden = !(S.hintsOn && S.hints);
     if (box.hidden) return;
     const h = S.hints;
-    box.replaceChildren(
-      h.discard ? el("p", {}, el("b", {}, `Throw ${tileName(h.discard.tile)}: `), h.discard.text) : null,
-      el("p", {}, h.waits), el("p", {}, h.tai),
-      ...h.claims.map((c) => el("p", {}, c.text)),
-      ...h.bao.map((b) => el("p", {}, "⚠ ", b)));
+    const lines = [];
+    const add = (text, lead) => {
+      if (text !== null) lines.push(el("p", {}, lead ? el("b", {}, lead) : null, text));
+    };
+    if (Array.isArray(h.lines)) {
+      // the server's sentences, in its order
+      for (const line of h.lines) {
+        const text = hintText(line);
+        if (text !== null) lines.push(el("p", { "data-kind": line.kind }, line.kind === "win" ? el("b", {}, text) : text));
+      }
+    } else if (h.discard !== null && h.discard !== undefined) {
+      const text = hintText(h.discard);
+      add(text, text !== null && /^Throw\b/.test(text) ? null : `Throw ${tileName(h.discard.tile)}: `);
+    }
+    // the known parts in their order, then any other text the server sends; a part that is
+    // absent (null, empty) is left out
+    const order = ["win", "waits", "tai", "claims", "bao"];
+    const keys = Array.isArray(h.lines) ? [] : [...order.filter((k) => k in h),
+      ...Object.keys(h).filter((k) => !order.includes(k) && k !== "discard")];
+    for (const k of keys) {
+      for (const item of Array.isArray(h[k]) ? h[k] : [h[k]]) add(hintText(item), k === "bao" ? "Careful: " : null);
+    }
+    if (legal().some((a) => a.type === "win") && !lines.some((p) => /press W/.test(p.textContent))) {
+      lines.unshift(el("p", { class: "win-hint" }, el("b", {}, "You can win: press W.")));
+    }
+    box.replaceChildren(...lines);
+  }
+  // a hint part's sentence: text, or an object holding one; null when there is none
+  function hintText(x) {
+    const t = typeof x === "string" ? x :
+      x !== null && typeof x === "object" ? (typeof x.text === "string" ? x.text : x.sentence) : null;
+    return typeof t === "string" && t.trim() !== "" ? t : null;
   }
 
   // ------------------------------------------------------------------ after a hand
@@ -492,39 +573,77 @@
   }
   // A hand's result: who won with what, where the tai came from, who paid. The replay
   // page draws its hand ends with this too.
+  // Sentences the server sends (``text``) are shown as they are; the page only composes
+  // one where a server sends none.
   function handResult(h, nameOf, title) {
     const kids = [el("h2", { "data-testid": "hand-end" }, title + (h.wins.length ?
-      h.wins.map((w) => `${w.name} wins`).join(", ") : `Drawn hand (${h.drawn})`))];
+      h.wins.map((w) => says(w.name, "wins")).join(", ") : "Drawn hand"))];
+    if (!h.wins.length && hintText(h.drawn_text) !== null) kids.push(el("p", {}, h.drawn_text));
     for (const w of h.wins) {
-      kids.push(el("p", {}, `${w.name} won on `, tileSvg(w.tile),
-        w.self_drawn ? " self-drawn." : ` from ${nameOf(w.discarder)}.`));
+      kids.push(hintText(w.text) !== null ? el("p", { class: "win-line" }, tileSvg(w.tile), " ", w.text) :
+        el("p", { class: "win-line" }, `${w.name} won on `, tileSvg(w.tile),
+          w.self_drawn ? " self-drawn." : ` from ${nameOf(w.discarder)}.`));
+      if (w.hand) kids.push(winningHand(w));
+      // rules that count no tai (casual) give a win no pattern and no tai: no tai table
+      if (!w.patterns.length && w.raw_tai === 0) continue;
       const rows = w.patterns.map((p) => el("tr", {}, el("td", {}, p.name + (p.count > 1 ? ` ×${p.count}` : "")), el("td", { class: "num" }, `${p.tai} tai`)));
       rows.push(el("tr", {}, el("th", {}, "Total" + (w.raw_tai !== w.tai ? ` (${w.raw_tai} before the cap)` : "")), el("th", { class: "num" }, `${w.tai} tai`)));
       kids.push(el("table", { "data-testid": "tai-breakdown" }, rows));
     }
     if (h.payments.length) {
-      kids.push(el("h3", {}, "Payments"), el("ul", {}, h.payments.map((p) => el("li", {},
-        p.payer === null ? `${nameOf(p.payee)} scores ${p.amount} (${p.why})` :
-          `${nameOf(p.payer)} pays ${nameOf(p.payee)} ${p.amount} (${p.why})`))));
+      const why = (p) => (hintText(p.why) === null ? "" : ` (${p.why})`);
+      kids.push(el("h3", {}, "Payments"), el("ul", { "data-testid": "payments" }, h.payments.map((p) => el("li", {},
+        hintText(p.text) !== null ? p.text :
+          p.payer === null || p.payer === undefined ?
+            `${says(nameOf(p.payee), "scores")} ${points(p.amount)}${why(p)}.` :
+            `${says(nameOf(p.payer), "pays")} ${nameOf(p.payee)} ${points(p.amount)}${why(p)}.`))));
     }
+    const along = [...(h.payouts || []), ...(h.bao || [])].map(hintText).filter((t) => t !== null);
+    if (along.length) kids.push(el("h3", {}, "Along the way"), el("ul", {}, along.map((t) => el("li", {}, t))));
     return kids;
+  }
+  // the winner's whole hand, as a win shows it to the table: tiles in hand (the winning
+  // tile among them), the declared sets, the bonus tiles
+  function winningHand(w) {
+    const held = parseTiles(w.hand.concealed).map(tileSvg);
+    const winTile = held.map((t) => t.dataset.tile).lastIndexOf(w.tile);
+    if (winTile >= 0) held[winTile].classList.add("win-tile");
+    const row = el("div", { class: "tiles winning-hand", "data-testid": "winning-hand", "data-player": w.player },
+      el("div", { class: "concealed", "data-testid": "winning-concealed" }, held),
+      w.hand.melds.map((m) => el("div", { class: "meld", "data-kind": m.kind, "data-testid": "winning-meld" }, parseTiles(m.tiles).map(tileSvg))));
+    if (w.hand.bonus) row.append(el("div", { class: "bonus", "data-testid": "winning-bonus" }, parseTiles(w.hand.bonus).map(tileSvg)));
+    return row;
   }
   function handEnd(h, ladder) {
     const kids = handResult(h, playerName, `Hand ${h.number + 1}: `);
-    kids.push(scoreTable(h.scores, h.deltas));
+    kids.push(scoreTable(S.table.seats.map((s) => s.name), h.scores, h.deltas, "scores"));
     kids.push(ladderNote(ladder));
-    kids.push(el("button", { type: "button", class: "primary", "data-testid": "next-hand", onclick: () => { $("overlay").hidden = true; send({ type: "ready" }); } }, "Next hand"));
+    kids.push(el("button", { type: "button", class: "primary", "data-testid": "next-hand", onclick: () => {
+      if (S.matchEnd) { showMatchEnd(S.matchEnd); return; }
+      $("overlay").hidden = true; send({ type: "ready" });
+    } }, S.matchEnd ? "Final standings" : "Next hand"));
     overlay(...kids);
   }
-  function scoreTable(scores, deltas) {
-    return el("table", { "data-testid": "scores" }, S.table.seats.map((s) => el("tr", {},
-      el("td", {}, s.name), deltas ? el("td", { class: "num" }, (deltas[s.player] > 0 ? "+" : "") + deltas[s.player]) : null,
-      el("td", { class: "num" }, scores[s.player]))));
+  function scoreTable(names, scores, deltas, testid) {
+    const head = el("tr", {}, el("th", {}, "Player"), el("th", { class: "num" }, "This hand"),
+      el("th", { class: "num" }, "Total"));
+    return el("table", { "data-testid": testid, class: "scores" }, el("thead", {}, head),
+      el("tbody", {}, names.map((name, p) => el("tr", { "data-player": p },
+        el("td", {}, name),
+        el("td", { class: "num" }, (deltas[p] > 0 ? "+" : "") + deltas[p]),
+        el("td", { class: "num" }, scores[p])))));
   }
+  // After the last hand its result stays up until the player asks for the standings
   function matchEnd(m) {
     S.over = true;
+    S.matchEnd = m;
+    const next = $("overlay").hidden ? null : $("overlay-body").querySelector('[data-testid="next-hand"]');
+    if (next) next.textContent = "Final standings"; else showMatchEnd(m);
+    render();
+  }
+  function showMatchEnd(m) {
     overlay(el("h2", { "data-testid": "match-end" }, "Final standings"),
-      el("ol", {}, m.standings.map((s) => el("li", {}, `${s.name}: ${s.score}`))),
+      el("ol", { "data-testid": "standings" }, m.standings.map((s) => el("li", { "data-player": s.player }, `${s.name}: ${points(s.score)}`))),
       ladderNote(m.ladder),
       el("p", {}, el("a", { href: m.replay || `/t/${S.tableId}/replay`, "data-testid": "watch-replay" }, "Watch the replay")),
       el("p", {}, el("a", { href: m.record, download: "", "data-testid": "download-record" }, "Download the match record (JSON Lines)")),
@@ -570,7 +689,7 @@
   // ------------------------------------------------------------------ start
   setMute(S.muted);
   // replay.js and ladder.js draw with the same helpers (one tile rendering for the page)
-  window.sgmjUI = { el, tileSvg, tilesRow, parseTiles, tileName, api, seatKey, status, WINDS, handResult };
+  window.sgmjUI = { el, tileSvg, tilesRow, parseTiles, tileName, api, seatKey, status, WINDS, handResult, scoreTable, points };
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,40})\/?$/);
   const isReplay = /^\/t\/[A-Za-z0-9_-]{1,40}\/replay\/?$/.test(location.pathname);
   if (m) tablePage(m[1]); else if (!isReplay) lobby();   // replay.js takes /t/<id>/replay

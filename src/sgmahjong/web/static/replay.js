@@ -5,7 +5,7 @@
 (() => {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,40})\/replay\/?$/);
   if (!m) return;
-  const { el, tileSvg, tilesRow, parseTiles, api, status, WINDS, handResult } = window.sgmjUI;
+  const { el, tileSvg, tilesRow, parseTiles, api, status, WINDS, handResult, scoreTable, points } = window.sgmjUI;
   const $ = (id) => document.getElementById(id);
   const R = { id: m[1], index: null, hands: {}, hand: 0, step: 0, loading: false };
   window.sgmjReplay = R;   // for browser tests: the replay's state, read-only by convention
@@ -56,7 +56,7 @@
       el("span", { class: "wind", title: "seat wind" }, WINDS[seat][0]),
       el("span", { class: "name" }, nameOf(h, seat)),
       seat === 0 ? el("span", { class: "small" }, "banker") : null,
-      el("span", { class: "score", "data-testid": `replay-score-${seat}` }, `${s.scores[seat]} pts`))];
+      el("span", { class: "score", "data-testid": `replay-score-${seat}` }, points(s.scores[seat])))];
     // the tiles in hand, the one just drawn set apart as at the live table
     const tiles = parseTiles(sv.concealed);
     const hand = el("div", { class: "tiles small-tiles replay-hand", "data-testid": `replay-hand-${seat}`, "data-count": tiles.length });
@@ -75,12 +75,14 @@
   }
 
   function summary(h) {
-    const sum = h.summary;
+    // each winner's whole hand, as the live table showed it: the last step's tiles
+    const last = h.steps[h.steps.length - 1];
+    const sum = { ...h.summary, wins: h.summary.wins.map((w) => (w.hand ? w : { ...w, hand: {
+      concealed: last.seats[w.seat].concealed, melds: last.seats[w.seat].melds,
+      bonus: last.seats[w.seat].bonus } })) };
     const name = (p) => (p === null || p === undefined ? "nobody" : R.index.players[p]);
     const kids = handResult(sum, name, "");
-    kids.push(el("table", { "data-testid": "replay-scores" }, R.index.players.map((n, p) => el("tr", {},
-      el("td", {}, n), el("td", { class: "num" }, (sum.deltas[p] > 0 ? "+" : "") + sum.deltas[p]),
-      el("td", { class: "num" }, sum.scores[p])))));
+    kids.push(scoreTable(R.index.players, sum.scores, sum.deltas, "replay-scores"));
     return kids;
   }
 

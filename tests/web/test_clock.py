@@ -1,0 +1,53 @@
+"""The manual clock the table timers run on in tests: time moves only when told."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from sgmahjong.web.clock import ManualClock
+
+
+def test_a_wait_ends_when_the_clock_reaches_its_time_or_the_event_is_set() -> None:
+    async def main() -> list[str]:
+        clock = ManualClock(start=100.0)
+        event = asyncio.Event()
+        done: list[str] = []
+
+        async def waiter(name: str, until: float | None) -> None:
+            await clock.wait(event, until)
+            done.append(name)
+
+        tasks = [asyncio.create_task(waiter("at 105", 105.0)),
+                 asyncio.create_task(waiter("on the event", None))]
+        await asyncio.sleep(0.01)
+        assert done == []                          # no time has passed on this clock
+        # moved on from another thread, as a test's main thread does
+        t = threading.Thread(target=clock.advance, args=(4.0,))
+        t.start()
+        t.join()
+        await asyncio.sleep(0.01)
+        assert done == [] and clock.now() == 104.0
+        clock.advance(1.0)
+        await asyncio.sleep(0.01)
+        assert done == ["at 105"]
+        event.set()
+        await asyncio.gather(*tasks)
+        return done
+
+    assert asyncio.run(main()) == ["at 105", "on the event"]
+
+
+def test_a_sleep_lasts_its_time_on_the_clock() -> None:
+    async def main() -> None:
+        clock = ManualClock()
+        task = asyncio.create_task(clock.sleep(2.0))
+        await asyncio.sleep(0.01)
+        clock.advance(1.5)
+        await asyncio.sleep(0.01)
+        assert not task.done()
+        clock.advance(0.5)
+        await asyncio.wait_for(task, 1.0)
+        await asyncio.wait_for(clock.sleep(0), 1.0)     # a zero sleep returns at once
+
+    asyncio.run(main())
