@@ -179,13 +179,13 @@ async def test_nobody_is_to_play_once_the_hand_and_the_match_are_over(
 
 
 async def test_sentences_name_the_tiles(table_app: Callable[..., PlayApp]) -> None:
-    """The moves below the opponents read "Passive threw South wind", not a label or
+    """The moves below the opponents read "Passive threw South Wind", not a label or
     notation; a picked tile is named in the prompt."""
     app = table_app(READY)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("enter")
-        assert "to throw South wind;" in text_of(app, "#message")
+        assert "to throw South Wind;" in text_of(app, "#message")
         await pilot.press("enter")
         await pilot.pause()
         center = text_of(app, "#center")

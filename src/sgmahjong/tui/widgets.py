@@ -9,17 +9,13 @@ from textual.events import Click
 from textual.message import Message
 from textual.widgets import Static
 
+from ..english import tile_name
 from ..game import Phase, PlayerView, SeatView
 from ..render.labels import face
 from ..render.text import markup, tile_box
 from ..tiles import Seat, Tile
 
 WIND_NAMES = {Seat.EAST: "East", Seat.SOUTH: "South", Seat.WEST: "West", Seat.NORTH: "North"}
-
-
-def tile_name(tile: Tile) -> str:
-    """The tile's name as a sentence says it: "5 Circles", "East wind", "Red Dragon"."""
-    return f"{tile.english} wind" if tile.is_wind else tile.english
 
 
 def name_markup(tile: Tile) -> str:
