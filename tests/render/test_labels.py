@@ -31,17 +31,20 @@ def test_face_fits_a_two_column_box(tile):
     f = face(tile)
     assert 1 <= display_width(f.text) <= 2
     assert f.text.isascii()
+    assert f.short.startswith(f.text)   # the Latin mark leads every running-text label
     assert display_width(f.suit_label) == 2
     assert f.kind in KINDS
 
 
 @pytest.mark.parametrize(("tile", "text", "label", "short"), [
     (Tile.M1, "1", "萬", "1萬"), (Tile.P5, "5", "筒", "5筒"), (Tile.S9, "9", "索", "9索"),
-    (Tile.EAST, "E", "東", "東"), (Tile.WHITE, "Wh", "白", "白"), (Tile.RED, "R", "中", "中"),
+    (Tile.EAST, "E", "東", "E東"), (Tile.WHITE, "Wh", "白", "Wh白"), (Tile.RED, "R", "中", "R中"),
     (Tile.PLUM, "1", "梅", "1梅"), (Tile.WINTER, "4", "冬", "4冬"),
-    (Tile.CAT, "Ca", "貓", "貓"), (Tile.CENTIPEDE, "Ce", "蜈", "蜈蚣"),
+    (Tile.CAT, "Ca", "貓", "Ca貓"), (Tile.CENTIPEDE, "Ce", "蜈", "Ce蜈"),
 ], ids=lambda v: v.text if isinstance(v, Tile) else None)
 def test_short_labels(tile, text, label, short):
+    """Every running-text label starts with its Latin mark: a terminal without CJK fonts
+    still tells the Red dragon from the Green, and the Cat from the Mouse."""
     f = face(tile)
     assert (f.text, f.suit_label, f.short) == (text, label, short)
 

@@ -69,13 +69,13 @@ def test_tiles_side_by_side_keep_their_order():
 
 
 def test_tiles_line_uses_short_labels():
-    assert tiles_line(parse_tiles("19m5p7z1f3a")) == "1萬 9萬 5筒 中 1梅 雞"
+    assert tiles_line(parse_tiles("19m5p7z1f3a")) == "1萬 9萬 5筒 R中 1梅 Ro雞"
 
 
 def test_hand_text_lists_concealed_sorted_then_sets_then_bonus():
     hand = Hand.parse("5p1m9s, pong 111z, concealed-kong 2222s, bonus 4a1g")
-    assert hand_text(hand) == ("1萬 5筒 9索 | pong 東 東 東 | concealed-kong 2索 2索 2索 2索"
-                               " | bonus 1春 蜈蚣")
+    assert hand_text(hand) == ("1萬 5筒 9索 | pong E東 E東 E東 | concealed-kong 2索 2索 2索 2索"
+                               " | bonus 1春 Ce蜈")
     assert plain(hand_text(hand, styled=True)) == hand_text(hand)
 
 
@@ -93,7 +93,7 @@ def test_hand_boxes_show_a_concealed_kong_with_its_ends_face_down():
 
 def test_markup_is_rich_markup_in_the_tile_colour():
     assert markup(Tile.P5) == "[bold #4d8fe6]5筒[/]"
-    assert markup(Tile.EAST) == "[bold]東[/]"
+    assert markup(Tile.EAST) == "[bold]E東[/]"
     assert markup(Tile.P5, on_tile=True) == "[bold #1f5fbf on #fbf7ea]5筒[/]"
 
 

@@ -1,5 +1,5 @@
 """The hints panel renders :mod:`sgmahjong.agents.hints` (it computes nothing itself): the
-suggested discard and the 💡 tile, waits with counts and tai, each claim with take or skip,
+suggested discard and the ** tile, waits with counts and tai, each claim with take or skip,
 the tai block, Bao warnings and, after a win, where its tai came from."""
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from .test_play import READY, SIZE, throw_drawn
 
 
 def test_a_new_player_starts_at_the_garden_gate() -> None:
-    assert summary(Progress()) == ("Your tables ⭐ 0/9 · Next goal: win a hand at the "
+    assert summary(Progress()) == ("Your tables ★ 0/9 · Next goal: win a hand at the "
                                    "Garden gate")
 
 
@@ -97,7 +97,7 @@ async def test_setup_shows_progress_and_a_table_key_starts_it() -> None:
         await settle(app, pilot)
         assert isinstance(app.screen, SetupScreen)
         text = str(app.screen.query_one("#progress", Static).render())
-        assert text == ("Your tables ⭐ 1/9 · Next goal: win a hand worth 3+ tai at the "
+        assert text == ("Your tables ★ 1/9 · Next goal: win a hand worth 3+ tai at the "
                         "Garden gate")
         await pilot.press("2")
         await settle(app, pilot)

@@ -120,3 +120,20 @@ async def test_a_rule_file_from_the_command_line_stays_chosen(tmp_path: Path) ->
         await settle(app, pilot)
         assert isinstance(app.screen, TableScreen)
         assert app.session is not None and app.session.config.rules == str(rules)
+
+
+def test_the_terminal_draws_no_emoji() -> None:
+    """A terminal without an emoji font shows empty boxes (and guesses their width
+    wrongly), so the terminal game and the ladder text it shows use none: the suggested
+    discard is marked ``**``, stars are ★ (U+2605, in every common terminal font)."""
+    import re
+    from pathlib import Path
+
+    import sgmahjong
+
+    emoji = re.compile("[\U0001F300-\U0001FAFF\u2B50\u23F0-\u23FA\u2600-\u2604\u2607-\u26FF\u2705\u274C]")
+    root = Path(sgmahjong.__file__).parent
+    found = [f"{p.relative_to(root)}: {m.group()!r}"
+             for folder in ("tui", "store") for p in sorted((root / folder).rglob("*.py"))
+             for m in emoji.finditer(p.read_text(encoding="utf-8"))]
+    assert found == []

@@ -7,7 +7,7 @@ blue in the terminal, on the web and in the SVG set.
 >>> f.text, f.suit_label, f.short, f.kind, f.colour, f.english, f.glyph
 ('5', '筒', '5筒', 'circles', '#1f5fbf', '5 Circles', '🀝')
 >>> face(Tile.CENTIPEDE).short, face(Tile.CHRYSANTHEMUM).glyph
-('蜈蚣', '🀥')
+('Ce蜈', '🀥')
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class TileFace:
     ``text`` is at most two ASCII characters (the number of a suited tile or the seat of a
     flower or season, a wind or dragon letter, an animal abbreviation); ``suit_label`` is
     one double-width Chinese character (萬 筒 索, the wind or dragon, the flower, season or
-    animal); ``short`` is the compact label used in running text ("5筒", "東", "1梅").
+    animal); ``short`` is the compact label used in running text ("5筒", "E東", "Ca貓", "1梅"): always a Latin mark first.
     ``colour`` is the ink on the ivory face, ``term_colour`` a colour readable on any
     terminal background (None: the terminal's foreground). ``glyph`` is the Unicode
     mahjong tile (U+1F000-U+1F02B), None for the animals. ``english`` is the name a
@@ -117,10 +117,11 @@ def _make(tile: Tile) -> TileFace:
         short = text + label
     elif tile.is_honour:
         text, label = _HONOUR_TEXT[tile], tile.chinese
-        short = label
+        # the Latin mark first, so a terminal without CJK fonts still tells them apart
+        short = text + label
     elif tile.is_animal:
         text, label = _ANIMAL_TEXT[tile], tile.chinese[0]
-        short = tile.chinese
+        short = text + label
     else:
         text, label = str(tile.number), tile.chinese
         short = text + label

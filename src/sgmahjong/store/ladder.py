@@ -80,8 +80,8 @@ def next_goal(progress: Progress) -> str:
 
 
 def summary(progress: Progress) -> str:
-    """``"Your tables ⭐ 0/9 · Next goal: win a hand at the Garden gate"``."""
-    return (f"Your tables ⭐ {progress.total}/{MAX_STARS} · "
+    """``"Your tables ★ 0/9 · Next goal: win a hand at the Garden gate"``."""
+    return (f"Your tables ★ {progress.total}/{MAX_STARS} · "
             f"Next goal: {next_goal(progress)}")
 
 

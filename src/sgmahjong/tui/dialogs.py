@@ -113,7 +113,7 @@ class HandOverScreen(_Dialog):
         lines = [f"[b u]End of hand {len(s.hands)}[/]", ""]
         lines.extend(hand_lines(self.game, name))
         for goal in self.stars:
-            lines.append(f"[b yellow]⭐ New star: {goal_text(goal)}![/]")
+            lines.append(f"[b yellow]★ New star: {goal_text(goal)}![/]")
         lines.append("")
         lines.append("[b]Scores[/]: " + ", ".join(
             f"{n} {sc:+d}" for n, sc in zip(s.names, s.scores, strict=True)))
@@ -144,7 +144,7 @@ class MatchOverScreen(_Dialog):
         lines = ["[b u]The match is over[/]", "", "[b]Standings[/]"]
         lines.extend(standings_lines(s.names, s.scores))
         for goal in self.stars:
-            lines.append(f"[b yellow]⭐ New star: {goal_text(goal)}![/]")
+            lines.append(f"[b yellow]★ New star: {goal_text(goal)}![/]")
         if s.record_path is not None:
             lines.append("")
             # the whole path, so the player can find it (and hand it to `sgmahjong replay`)

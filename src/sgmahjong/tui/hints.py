@@ -3,7 +3,7 @@
 The hints themselves (what to throw and why, the waits, the tai, each claim, Bao) are worked
 out in one place, :mod:`sgmahjong.agents.hints`, from the player's own :class:`PlayerView`.
 This module only lays them out for the table (tiles drawn with
-:func:`sgmahjong.render.text.markup`) and passes on the suggested discard for the 💡 marker.
+:func:`sgmahjong.render.text.markup`) and passes on the suggested discard for the ** marker.
 :func:`hint_for` is the one call the table makes for the panel.
 """
 

@@ -24,7 +24,7 @@ INTRO = ("[b]Singapore Mahjong[/] · play three garden animals, with hints that 
 
 GUIDE = ("[b]Quick guide[/]: make four sets and a pair. A set is a pong (three the same), "
          "a chow (three in a row in one suit) or a kong (four the same). You need at least "
-         "1 tai to win; the 💡 hints show where your tai can come from.")
+         "1 tai to win; the hints (H) show where your tai can come from.")
 
 
 class SetupScreen(Screen[None]):

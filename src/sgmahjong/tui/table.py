@@ -375,14 +375,14 @@ class TableScreen(Screen[None]):
         panel = self.query_one("#hints", Static)
         if self._hints_on():
             lines = hint.lines if hint else []
-            panel.update(Text.from_markup("[b]💡 Hints[/] [dim](H hides)[/]\n" + "\n".join(lines)))
+            panel.update(Text.from_markup("[b]Hints[/] [dim](H hides)[/]\n" + "\n".join(lines)))
         board = self.query_one("#board", VerticalScroll)
         if board.max_scroll_y:  # a short terminal: keep your hand and the prompt in view
             board.scroll_end(animate=False)
         self.refresh_bindings()
 
     def _caret(self, can_throw: bool, hint: object) -> Text:
-        """A line under the hand: ▲▲ under the cursor, 💡 under the suggested discard."""
+        """A line under the hand: ▲▲ under the cursor, ** under the suggested discard (ASCII: no emoji font needed)."""
         suggest = getattr(hint, "suggest", None)
         out = Text()
         for i, t in enumerate(self.order):
@@ -391,7 +391,7 @@ class TableScreen(Screen[None]):
             if can_throw and i == self.cursor:
                 out.append(" ▲▲ ", style="bold")
             elif can_throw and t == suggest:
-                out.append(" 💡 ")
+                out.append(" ** ", style="bold yellow")
             else:
                 out.append("    ")
         return out
