@@ -131,7 +131,8 @@ def test_the_terminal_draws_no_emoji() -> None:
 
     import sgmahjong
 
-    emoji = re.compile("[\U0001F300-\U0001FAFF\u2B50\u23F0-\u23FA\u2600-\u2604\u2607-\u26FF\u2705\u274C]")
+    emoji = re.compile("[\U0001F300-\U0001FAFF\u2B50\u23F0-\u23FA"
+                       "\u2600-\u2604\u2607-\u26FF\u2705\u274C]")
     root = Path(sgmahjong.__file__).parent
     found = [f"{p.relative_to(root)}: {m.group()!r}"
              for folder in ("tui", "store") for p in sorted((root / folder).rglob("*.py"))

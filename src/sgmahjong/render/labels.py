@@ -57,7 +57,8 @@ class TileFace:
     ``text`` is at most two ASCII characters (the number of a suited tile or the seat of a
     flower or season, a wind or dragon letter, an animal abbreviation); ``suit_label`` is
     one double-width Chinese character (萬 筒 索, the wind or dragon, the flower, season or
-    animal); ``short`` is the compact label used in running text ("5筒", "E東", "Ca貓", "1梅"): always a Latin mark first.
+    animal); ``short`` is the compact label used in running text, always led by its Latin
+    mark ("5筒", "E東", "Ca貓", "1梅").
     ``colour`` is the ink on the ivory face, ``term_colour`` a colour readable on any
     terminal background (None: the terminal's foreground). ``glyph`` is the Unicode
     mahjong tile (U+1F000-U+1F02B), None for the animals. ``english`` is the name a

@@ -382,7 +382,8 @@ class TableScreen(Screen[None]):
         self.refresh_bindings()
 
     def _caret(self, can_throw: bool, hint: object) -> Text:
-        """A line under the hand: ▲▲ under the cursor, ** under the suggested discard (ASCII: no emoji font needed)."""
+        """A line under the hand: ▲▲ under the cursor, ** under the suggested discard (ASCII,
+        so no emoji font is needed)."""
         suggest = getattr(hint, "suggest", None)
         out = Text()
         for i, t in enumerate(self.order):
