@@ -122,7 +122,7 @@ async def test_a_rule_file_from_the_command_line_stays_chosen(tmp_path: Path) ->
         assert app.session is not None and app.session.config.rules == str(rules)
 
 
-def test_the_terminal_draws_no_emoji() -> None:
+async def test_the_terminal_draws_no_emoji() -> None:
     """A terminal without an emoji font shows empty boxes (and guesses their width
     wrongly), so the terminal game and the ladder text it shows use none: the suggested
     discard is marked ``**``, stars are ★ (U+2605, in every common terminal font)."""
