@@ -16,13 +16,13 @@ from importlib import resources
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from ..errors import SgmahjongError
 from ..game.payouts import bonus_payouts, kong_payout
 from ..game.wall import KIND
 from ..render.svg import sprite_sheet
-from ..rules.loading import PRESETS, rules_from_dict
+from ..rules.loading import PRESETS, load_rules, rules_from_dict
 from ..rules.model import Ruleset
 from ..scoring.request import RequestError, ScoredWin, answer, score_win
 from ..store.db import TableStore
@@ -130,8 +130,8 @@ def detail(scored: ScoredWin, dealt: bool) -> dict[str, Any]:
         for k, v in p["payments"].items():
             total[k] += v
     return {"cap": s.tai_cap, "min_tai": s.minimum_tai, "counts_tai": s.counts_tai,
-            "scheme": scored.rules.payments.scheme, "lines": lines, "instant": instant,
-            "total": total}
+            "scheme": scored.rules.payments.scheme, "bao": bool(scored.rules.bao.cases),
+            "lines": lines, "instant": instant, "total": total}
 
 
 def score_body(body: Any) -> dict[str, Any]:
@@ -174,9 +174,18 @@ def router(store: TableStore) -> APIRouter:
         except SgmahjongError as exc:
             return refuse(exc)
 
+    calculator = _page("score.html")
+
+    @r.get("/score", response_class=HTMLResponse)
+    async def score_page() -> HTMLResponse:
+        return HTMLResponse(calculator)
+
     @r.get("/api/score/options")
     async def options() -> dict[str, Any]:
-        return {"presets": list(PRESETS), "default": "standard",
+        presets = {name: {"bao": bool(rs.bao.cases), "instant": rs.instant.enabled,
+                          "tai": rs.scoring.counts_tai}
+                   for name in PRESETS for rs in [load_rules(name)]}
+        return {"presets": presets, "default": "standard",
                 "max_house_rules": MAX_HOUSE_RULES,
                 "tiles": [{"id": t.text, "name": t.english} for t in Tile]}
 
