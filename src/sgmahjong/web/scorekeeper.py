@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
@@ -33,7 +33,7 @@ MAX_BODY = 64 * 1024
 MAX_HOUSE_RULES = 16 * 1024
 """The largest house-rule file accepted (the presets are 2-3 KB)."""
 
-EXTRA_FIELDS = ("rules", "house_rules", "detail", "bonus_dealt")
+EXTRA_FIELDS = ("rules", "house_rules", "detail", "bonus_dealt", "ledger")
 
 
 class BadInput(SgmahjongError):
@@ -134,11 +134,21 @@ def detail(scored: ScoredWin, dealt: bool) -> dict[str, Any]:
             "lines": lines, "instant": instant, "total": total}
 
 
-def score_body(body: Any) -> dict[str, Any]:
-    """``POST /api/score``: the scorer's answer for a request body (with ``detail`` extras)."""
+def score_body(body: Any,
+               ledger_rules: Callable[[str], Ruleset] | None = None) -> dict[str, Any]:
+    """``POST /api/score``: the scorer's answer for a request body (with ``detail`` extras);
+    ``ledger_rules`` finds the rules of the ledger a ``ledger`` field names by its link."""
     if not isinstance(body, dict):
         raise BadInput("the request must be a JSON object")
-    rules = pick_rules(body)
+    if body.get("ledger") is not None and ledger_rules is not None:
+        if not isinstance(body["ledger"], str):
+            raise BadInput("field 'ledger' must be a ledger's link token")
+        if body.get("rules") is not None or body.get("house_rules") is not None:
+            raise BadInput("a ledger's hand is scored by the ledger's rules: leave out "
+                           "'rules' and 'house_rules'")
+        rules = ledger_rules(body["ledger"])
+    else:
+        rules = pick_rules(body)
     request = {k: v for k, v in body.items() if k not in EXTRA_FIELDS}
     want_detail = body.get("detail", False)
     dealt = body.get("bonus_dealt", False)
@@ -165,12 +175,21 @@ def _page(name: str) -> str:
 def router(store: TableStore) -> APIRouter:
     """The scorekeeper's routes, for ``app.include_router``; ledgers live in ``store``'s
     database."""
+    from . import ledgers  # it builds on this module's helpers
+
     r = APIRouter()
+    r.include_router(ledgers.router(store, _page))
+
+    def ledger_rules(token: str) -> Ruleset:
+        stored = ledgers.LedgerStore(store).load(token)
+        if stored is None:
+            raise BadInput("field 'ledger': no ledger has this link", 404)
+        return rules_from_dict(stored.data["rules"], "the ledger's rules")
 
     @r.post("/api/score", response_model=None)
     async def score(request: Request) -> dict[str, Any] | JSONResponse:
         try:
-            return score_body(await read_json(request))
+            return score_body(await read_json(request), ledger_rules)
         except SgmahjongError as exc:
             return refuse(exc)
 

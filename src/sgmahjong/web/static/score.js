@@ -260,7 +260,8 @@
     if (wrong) { showProblem(wrong); return; }
     const seq = ++S.seq;
     const body = Object.assign(request(), { detail: true, bonus_dealt: S.dealt });
-    if (S.rules === "house") {
+    if (S.rules === "ledger") body.ledger = S.ledger.token;
+    else if (S.rules === "house") {
       if (S.house === null) { showProblem("choose the house-rule file"); return; }
       body.house_rules = S.house;
     } else body.rules = S.rules;
@@ -315,6 +316,40 @@
     summary($("headline").textContent, !a.winning, "details");
   }
 
+  // ---- a hand for the evening's ledger (/score?ledger=<edit link token>)
+  async function forLedger(token) {
+    const r = await fetch(`/api/ledgers/${encodeURIComponent(token)}`);
+    const d = await r.json();
+    if (!r.ok) { showProblem(d.message || "no ledger has this link"); return; }
+    const dealer = d.next.dealer;
+    // seat i (East first) is held by player (dealer + i) % 4 in this hand
+    S.ledger = { token, dealer, players: SEATS.map((_, i) => (dealer + i) % 4), data: d };
+    S.names = S.ledger.players.map((p) => d.names[p]);
+    S.round = WINDS.indexOf(d.next.round_wind);
+    S.rules = "ledger";
+    S.presets.ledger = { bao: d.has_bao, instant: d.has_instant };
+    $("rules").closest("section").hidden = true;
+    $("ledger-note").hidden = false;
+    $("ledger-note").replaceChildren(`Hand ${d.next.number} of the ledger: ${d.next.dealer_name} deals (East), ${d.next.round_wind} round, ${d.rules} rules. `,
+      el("a", { href: `/ledger/${encodeURIComponent(token)}` }, "Back to the ledger"));
+    $("to-ledger").addEventListener("click", toLedger);
+  }
+  async function toLedger() {
+    const L = S.ledger, req = S.last.request, player = (seat) => L.players[seat];
+    const hand = { concealed: req.concealed, melds: req.melds, bonus: req.bonus, win_tile: req.win_tile, events: req.events };
+    if (req.fresh) hand.fresh = true;
+    if (req.tiles_left !== undefined) hand.tiles_left = req.tiles_left;
+    const body = { type: "win", winner: player(S.seat), from: S.discarder === null ? null : player(S.discarder), hand };
+    if (S.liable !== null) body.liable = player(S.liable);
+    const instant = S.last.detail.instant.map((p) => Object.assign({ player: player(SEATS.indexOf(p.seat)), reason: p.reason },
+      S.dealt && ["cat-mouse", "rooster-centipede", "own-flower-season"].includes(p.reason) ? { dealt: true } : {}));
+    if (instant.length) body.instant = instant;
+    const r = await fetch(`/api/ledgers/${encodeURIComponent(L.token)}/hands`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const d = await r.json();
+    if (!r.ok) { showProblem(d.message || `the ledger refused the hand (${r.status})`); return; }
+    location.href = `/ledger/${encodeURIComponent(L.token)}`;
+  }
+
   // ---- set-up
   async function start() {
     const params = new URLSearchParams(location.search);
@@ -345,7 +380,7 @@
     $("liable").addEventListener("change", (e) => { S.liable = e.target.value === "" ? null : Number(e.target.value); update(); });
     $("fresh").addEventListener("change", (e) => { S.fresh = e.target.checked; update(); });
     $("tiles-left").addEventListener("input", (e) => { S.tilesLeft = e.target.value; update(); });
-    if (params.get("ledger") && window.sgmjLedgerCalc) await window.sgmjLedgerCalc(S, params.get("ledger"), $);
+    if (params.get("ledger")) await forLedger(params.get("ledger"));
     update();
   }
   window.sgmjCalc = { state: S, update, parseTiles };
