@@ -145,3 +145,25 @@ def test_a_full_hand_and_the_calculator_under_the_ledgers_rules(make_client) -> 
                     json={"type": "win", "winner": 1, "from": 3, "hand": hand})
     assert r.status_code == 201, r.text
     assert r.json()["totals"] == [-4, 16, -4, -8]
+
+
+def test_a_version_1_database_gains_the_ledgers_table(tmp_path: Path) -> None:
+    from sqlalchemy import create_engine, inspect, select
+
+    from sgmahjong.store.db import TableStore
+    from sgmahjong.store.tables import metadata, schema_version
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = create_engine(url)
+    with engine.begin() as conn:   # the schema as version 1 made it
+        metadata.create_all(conn, tables=[t for t in metadata.sorted_tables
+                                          if t.name != "ledgers"])
+        conn.execute(schema_version.insert().values(version=1))
+    engine.dispose()
+    store = TableStore(url)
+    try:
+        assert inspect(store.engine).has_table("ledgers")
+        with store.engine.connect() as conn:
+            assert sorted(conn.execute(select(schema_version.c.version)).scalars()) == [1, 2]
+    finally:
+        store.close()
