@@ -73,6 +73,18 @@ def test_a_full_hand_is_scored_by_the_scorer_at_its_seat() -> None:
     r = led.results()[-1]
     assert r.deltas == (128, 0, -128, 0)
     assert r.text == "Ann won 7 tai, from Cy (Bao: Cy pays)"
+    assert (r.raw_tai, r.tai, r.liable) == (7, 5, 2)
+
+
+def test_the_csv_export_cannot_smuggle_a_formula() -> None:
+    led = Ledger.new(["=HYPERLINK(1)", "Bob", "Cy", "Dee"]).add(
+        {"type": "win", "winner": 1, "tai": 1, "from": 0})
+    head, row = led.csv_rows()
+    assert head[4] == "'=HYPERLINK(1) points"
+    assert row[1] == "'=HYPERLINK(1)"          # the dealer's name
+    assert row[3] == "Bob won 1 tai, from =HYPERLINK(1)"
+    # 1 tai, base 2: the discarder pays 4, the others 2
+    assert row[4:8] == ["-4", "8", "-2", "-2"]
 
 
 def test_bad_entries_are_refused_by_name() -> None:

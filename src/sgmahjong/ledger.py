@@ -76,8 +76,10 @@ class HandResult:
     deltas: tuple[int, int, int, int]  # by player
     totals: tuple[int, int, int, int]  # by player, after this hand
     text: str                         # the hand in words
-    tai: int | None = None
+    tai: int | None = None            # the tai paid (capped)
     lines: tuple[str, ...] = ()       # who paid whom, in words
+    raw_tai: int | None = None        # the tai counted, before the cap
+    liable: int | None = None         # the player who paid for the table under Bao
 
 
 @dataclass(frozen=True)
@@ -194,7 +196,8 @@ class Ledger:
         lines: list[str] = []
         wins: tuple[Won, ...] = ()
         kong = bool(h.get("kong"))
-        tai = None
+        tai = raw = None
+        liable = None
         if h["type"] == "win":
             winner = seat_of(h["winner"])
             discarder = None if h.get("from") is None else seat_of(h["from"])
@@ -254,7 +257,8 @@ class Ledger:
             by_player[player_at(s)] = deltas[s]
         result = HandResult(number, state.banker, wind,
                             (by_player[0], by_player[1], by_player[2], by_player[3]),
-                            after.scores, text, tai, tuple(lines))
+                            after.scores, text, tai, tuple(lines), raw,
+                            None if liable is None else player_at(liable))
         return result, after
 
     # ------------------------------------------------------------ storage
@@ -291,7 +295,8 @@ class Ledger:
             "stake": None if self.stake is None else str(self.stake),
             "hands": [{"number": r.number, "dealer": r.dealer, "round_wind": r.round_wind.name
                        .title(), "deltas": list(r.deltas), "totals": list(r.totals),
-                       "text": r.text, "lines": list(r.lines), "entry": h}
+                       "text": r.text, "lines": list(r.lines), "tai": r.tai,
+                       "raw_tai": r.raw_tai, "liable": r.liable, "entry": h}
                       for r, h in zip(results, self.hands, strict=True)],
             "totals": list(totals),
             "money": [self.money(t) for t in totals] if self.stake is not None else None,
@@ -312,7 +317,15 @@ class Ledger:
         for r in self.results():
             rows.append([str(r.number), self.names[r.dealer], r.round_wind.name.title(),
                          r.text, *map(str, r.deltas), *map(str, r.totals)])
-        return rows
+        return [[_cell(c) for c in row] for row in rows]
+
+
+def _cell(text: str) -> str:
+    """A CSV cell a spreadsheet will not run as a formula (a name may start with '=')."""
+    if text[:1] in ("=", "+", "@", "\t", "\r") or (text[:1] == "-" and not
+                                                      text[1:].isdigit()):
+        return "'" + text
+    return text
 
 
 def instant_amount(rules: Ruleset, reason: str, dealt: bool = False) -> int:

@@ -163,3 +163,22 @@ def test_an_impossible_hand_says_what_is_wrong(page: Any) -> None:
     typed.fill("123m456p789s234s5x")
     assert page.get_by_test_id("problem").inner_text() == (
         'cannot read "5x": a tile is a number and a suit letter (m, p, s, z, f, g or a)')
+
+
+def test_a_house_rule_file_uploaded(page: Any) -> None:
+    page.get_by_test_id("rules").select_option("house")
+    page.get_by_test_id("house-file").set_input_files({
+        "name": "ours.toml", "mimeType": "text/plain",
+        "buffer": b'extends = "standard"\nname = "our table"\n[scoring.patterns]\n'
+                  b'dragon-pong = 2\n'})
+    choose(page, "seat", "1")          # Bob wins on Dee's discard
+    choose(page, "how", "3")
+    page.get_by_test_id("typed").fill("123m456p789s777z1m win 1m")
+    got = shown(page)
+    # a Red pong worth 2 at this table: base 4, Dee 8, Ann and Cy 4 each
+    assert got["headline"] == "Bob wins: 2 tai"
+    assert got["payments"] == ["Ann pays Bob 4", "Cy pays Bob 4", "Dee pays Bob 8"]
+    page.get_by_test_id("house-file").set_input_files({
+        "name": "bad.toml", "mimeType": "text/plain", "buffer": b"[payments]\nscheme = 3\n"})
+    page.get_by_test_id("problem").wait_for()
+    assert "scheme" in page.get_by_test_id("problem").inner_text()

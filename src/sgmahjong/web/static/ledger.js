@@ -115,9 +115,10 @@
     E.type = e.type;
     E.winner = e.winner === undefined ? null : e.winner;
     E.from = e.from === undefined ? null : e.from;
-    E.tai = e.tai !== undefined ? String(e.tai) : (h.tai !== undefined && h.tai !== null ? String(h.tai) : "");
+    // a full hand is changed here by its tai (as scored) and its Bao (as found)
+    E.tai = e.tai !== undefined ? String(e.tai) : (h.raw_tai !== null && h.raw_tai !== undefined ? String(h.raw_tai) : "");
     E.thirteen = !!e.thirteen_wonders;
-    E.liable = e.liable === undefined ? null : e.liable;
+    E.liable = h.liable === undefined ? null : h.liable;
     E.kong = !!e.kong;
     E.instant = (e.instant || []).map((p) => Object.assign({}, p));
     return E;
