@@ -237,6 +237,8 @@ class Ledger:
             how = "self-drawn" if discarder is None else f"from {names[h['from']]}"
             worth = f" {raw} tai" if rules.scoring.counts_tai else ""
             text = f"{names[h['winner']]} won{worth}, {how}"
+            if h.get("thirteen_wonders"):
+                text += " (Thirteen Wonders)"
             if liable is not None:
                 text += f" (Bao: {names[player_at(liable)]} pays)"
         else:
