@@ -128,3 +128,16 @@ def test_settle_up_uses_the_fewest_transfers() -> None:
                       if all(sum(x for x, g in zip(nonzero, split, strict=True) if g == i) == 0
                              and i in split for i in range(k))), default=0)
         assert len(out) == len(nonzero) - groups <= 3
+
+
+def test_where_nobody_pays_the_totals_are_scores() -> None:
+    # garden: the winner scores 2^tai (doubled self-drawn), nobody pays; the banker stays
+    # after a banker's win; casual: one point a win, the deal passes after another's win
+    led = Ledger.new(NAMES, "garden").add({"type": "win", "winner": 0, "tai": 2, "from": 1})
+    led = led.add({"type": "win", "winner": 0, "tai": 1, "from": None})
+    assert led.totals() == (4 + 4, 0, 0, 0)
+    s = led.summary()
+    assert (s["pays"], s["settle"], s["next"]["dealer"]) == (False, [], 0)
+    led = Ledger.new(NAMES, "casual").add({"type": "win", "winner": 2, "tai": 0, "from": 1})
+    assert led.add({"type": "drawn"}).totals() == (0, 0, 1, 0)
+    assert led.next_hand()["dealer"] == 1

@@ -291,7 +291,9 @@ class Ledger:
         """Everything a page or a report shows: hands, totals, next dealer, settle-up."""
         results = self.results()
         totals = results[-1].totals if results else (0, 0, 0, 0)
-        transfers = settle(totals, self.names)
+        # Under 'winner-only' and 'one-point' nobody pays: the totals are scores to compare.
+        pays = self.rules.payments.scheme == "table"
+        transfers = settle(totals, self.names) if pays else []
         return {
             "names": list(self.names), "rules": self.rules.name,
             "stake": None if self.stake is None else str(self.stake),
@@ -306,6 +308,7 @@ class Ledger:
             "next": self.next_hand(),
             "settle": [{"payer": t.payer, "payee": t.payee, "points": t.points,
                         "money": self.money(t.points), "text": str(t)} for t in transfers],
+            "pays": pays,
             "has_bao": bool(self.rules.bao.cases), "has_instant": self.rules.instant.enabled,
             "counts_tai": self.rules.scoring.counts_tai,
         }

@@ -247,7 +247,10 @@ def run_settle(args: argparse.Namespace) -> int:
     for st in s["standings"]:
         money = f" ({led.money(st['points'])})" if led.stake is not None else ""
         print(f"  {st['place']}. {st['name']} {st['points']:+d}{money}")
-    print("To settle up:" if s["settle"] else "Nobody owes anybody.")
+    if not s["pays"]:
+        print("Nobody pays at this table: the points are each player's score.")
+    else:
+        print("To settle up:" if s["settle"] else "Nobody owes anybody.")
     for t in s["settle"]:
         print(f"  {t['text']}" + (f" ({t['money']})" if t["money"] is not None else ""))
     return 0

@@ -165,7 +165,7 @@
         el("button", { type: "button", "data-testid": "hand-edit", onclick: () => { L.editing = h.number - 1; L.entry = entryFrom(h); drawEntry(); $("entry").scrollIntoView(); } }, "Edit"),
         el("button", { type: "button", "data-testid": "hand-delete", onclick: () => remove(h.number - 1) }, "Delete"))) : null)));
     $("settle").replaceChildren(...(d.settle.length ? d.settle.map((t) => el("li", { "data-testid": "transfer" }, t.text + (t.money ? ` (${t.money})` : "")))
-      : [el("li", {}, "Nobody owes anybody.")]));
+      : [el("li", {}, d.pays ? "Nobody owes anybody." : "Nobody pays at this table: the points are each player's score.")]));
     $("export-csv").href = `/api/ledgers/${encodeURIComponent(L.token)}/export.csv`;
     $("export-json").href = `/api/ledgers/${encodeURIComponent(L.token)}/export.json`;
     $("view-link").value = d.view_url;
