@@ -117,6 +117,8 @@ def test_the_view_link_cannot_edit(make_client) -> None:  # type: ignore[no-unty
     ("EDIT/hands", "post", {"type": "win", "winner": 0, "tai": "3"}, 400, "'tai'"),
     ("EDIT/hands/5", "put", {"type": "drawn"}, 400, "no hands yet"),
     ("EDIT/hands/0", "delete", None, 400, "no hands yet"),
+    ("EDIT/hands/first", "put", {"type": "drawn"}, 400, "must be a whole number"),
+    ("EDIT?since=new", "get", None, 400, "must be a whole number"),
     ("/api/ledgers/nosuchledger", "get", None, 404, "no ledger"),
     ("/api/ledgers/nosuchledger/hands", "post", {"type": "drawn"}, 404, "no ledger"),
 ])

@@ -100,14 +100,15 @@ def router(store: TableStore, page: Callable[[str], str]) -> APIRouter:
         return await guarded(run)
 
     @r.get("/api/ledgers/{token}", response_model=None)
-    async def show(token: str, request: Request, since: int | None = None) -> Any:
+    async def show(token: str, request: Request, since: str | None = None) -> Any:
         async def run() -> dict[str, Any]:
             if since is not None:
+                rev = _whole(since, "since")
                 stored = db.load(token)
                 if stored is None:
                     raise BadInput("no ledger has this link", 404)
-                if stored.revision == since:
-                    return {"revision": since, "unchanged": True}
+                if stored.revision == rev:
+                    return {"revision": rev, "unchanged": True}
             stored, led = open_ledger(token)
             return ledger_view(stored, led, _base(request))
         return await guarded(run)
@@ -127,18 +128,18 @@ def router(store: TableStore, page: Callable[[str], str]) -> APIRouter:
         return await guarded(run)
 
     @r.put("/api/ledgers/{token}/hands/{index}", response_model=None)
-    async def edit(token: str, index: int, request: Request) -> Any:
+    async def edit(token: str, index: str, request: Request) -> Any:
         async def run() -> dict[str, Any]:
             stored, led = open_ledger(token, edit=True)
             entry = await entry_of(request)
-            return write(stored, led.edit(index, entry), request)
+            return write(stored, led.edit(_whole(index, "hand"), entry), request)
         return await guarded(run)
 
     @r.delete("/api/ledgers/{token}/hands/{index}", response_model=None)
-    async def delete(token: str, index: int, request: Request) -> Any:
+    async def delete(token: str, index: str, request: Request) -> Any:
         async def run() -> dict[str, Any]:
             stored, led = open_ledger(token, edit=True)
-            return write(stored, led.delete(index), request)
+            return write(stored, led.delete(_whole(index, "hand")), request)
         return await guarded(run)
 
     @r.get("/api/ledgers/{token}/export.json", response_model=None)
@@ -160,6 +161,13 @@ def router(store: TableStore, page: Callable[[str], str]) -> APIRouter:
         return await guarded(run)
 
     return r
+
+
+def _whole(text: str, what: str) -> int:
+    """A whole number from the URL (FastAPI's own 422 would not say it in words)."""
+    if not text.isdigit() or len(text) > 9:
+        raise BadInput(f"the {what} must be a whole number 0 or more, not {text[:20]!r}")
+    return int(text)
 
 
 def _base(request: Request) -> str:
