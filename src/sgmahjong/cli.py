@@ -12,7 +12,7 @@ from .errors import SgmahjongError
 
 # Command modules keep heavy imports (Rich, Textual, the engine) inside their runners, so
 # building the parser stays cheap for every command.
-COMMANDS = ["score", "shanten", "simulate", "replay", "play", "serve"]
+COMMANDS = ["score", "shanten", "simulate", "replay", "play", "serve", "ledger"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -38,7 +38,15 @@ from sqlalchemy.pool import StaticPool
 
 from ..errors import SgmahjongError
 from .progress import data_dir
-from .tables import SCHEMA_VERSION, events, game_tables, metadata, schema_version, seats
+from .tables import (
+    SCHEMA_VERSION,
+    events,
+    game_tables,
+    ledgers,
+    metadata,
+    schema_version,
+    seats,
+)
 
 ENV_DATABASE_URL = "SGMAHJONG_DATABASE_URL"
 DB_FILE = "web.sqlite3"
@@ -162,8 +170,10 @@ def migrate(conn: Connection) -> int:
     return SCHEMA_VERSION
 
 
-# version -> the step that upgrades the previous version to it (none yet beyond 1)
-_STEPS: dict[int, Any] = {}
+# version -> the step that upgrades the previous version to it
+_STEPS: dict[int, Any] = {
+    2: lambda conn: ledgers.create(conn, checkfirst=True),   # the scorekeeper's ledgers
+}
 
 
 def _fit(table: Table, values: dict[str, Any]) -> dict[str, Any]:

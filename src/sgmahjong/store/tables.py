@@ -21,7 +21,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The schema this sgmahjong writes; :func:`sgmahjong.store.db.migrate` brings older ones up."""
 
 metadata = MetaData()
@@ -66,4 +66,17 @@ events = Table(
     Column("payload", Text, nullable=False),               # Event.to_json() as JSON
 )
 
-__all__ = ["SCHEMA_VERSION", "events", "game_tables", "metadata", "schema_version", "seats"]
+# Version 2: the scorekeeper's ledgers for real tables (sgmahjong.ledger), one row each.
+ledgers = Table(
+    "ledgers", metadata,
+    Column("id", String(40), primary_key=True),            # the view token (read-only link)
+    Column("edit_hash", String(64), nullable=False),       # sha256 of the edit token
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("revision", Integer, nullable=False),           # 1, 2, 3 ... one per change
+    Column("data", Text, nullable=False),                  # Ledger.to_dict() as JSON
+    UniqueConstraint("edit_hash", name="uq_ledgers_edit_hash"),
+)
+
+__all__ = ["SCHEMA_VERSION", "events", "game_tables", "ledgers", "metadata", "schema_version",
+           "seats"]

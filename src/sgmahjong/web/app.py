@@ -27,6 +27,7 @@ from .lobby import Lobby, TableOptions, default_ai
 from .protocol import MAX_MESSAGE, PROTOCOL, ProtocolError, error, parse_client
 from .replay import replay_index, table_replay
 from .runtime import TableError, TableRuntime, level_names
+from .scorekeeper import router as scorekeeper_router
 from .security import RateLimit, origin_allowed
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -169,6 +170,7 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
     app.state.config = cfg
     static = resources.files("sgmahjong.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.include_router(scorekeeper_router(db))
 
     @app.middleware("http")
     async def headers(request: Request, call_next: Any) -> Response:

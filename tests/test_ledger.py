@@ -1,0 +1,143 @@
+"""The evening's ledger (core): payments, totals, dealer and round wind, edits, settle-up."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from e2e.ledger_model import reckon
+
+from sgmahjong.ledger import Ledger, LedgerError, settle
+
+NAMES = ["Ann", "Bob", "Cy", "Dee"]
+
+EVENING = [
+    {"type": "win", "winner": 0, "tai": 3, "from": 1},
+    {"type": "drawn"},
+    {"type": "win", "winner": 2, "tai": 1, "from": None},
+    {"type": "win", "winner": 1, "tai": 7, "from": 3, "liable": 3},
+    {"type": "drawn", "instant": [{"player": 0, "reason": "claimed-kong"}]},
+    {"type": "win", "winner": 3, "tai": 2, "from": 0,
+     "instant": [{"player": 3, "reason": "cat-mouse", "dealt": True},
+                 {"player": 1, "reason": "concealed-kong"}]},
+    {"type": "win", "winner": 0, "tai": 8, "from": 2, "thirteen_wonders": True},
+    {"type": "drawn", "kong": True},
+    {"type": "win", "winner": 1, "tai": 4, "from": None,
+     "instant": [{"player": 1, "reason": "four-flowers"}]},
+    {"type": "win", "winner": 2, "tai": 2, "from": 1},
+    {"type": "win", "winner": 0, "tai": 1, "from": 3},
+    {"type": "win", "winner": 3, "tai": 5, "from": 2},
+]
+
+
+def check(led: Ledger, hands: list[dict]) -> None:
+    want = reckon(hands)
+    got = led.results()
+    assert len(got) == len(hands)
+    for r, w in zip(got, want, strict=False):
+        assert (r.dealer, r.round_wind.name.title(), list(r.deltas), list(r.totals)) == (
+            w["dealer"], w["round_wind"], w["deltas"], w["totals"])
+    nxt = led.next_hand()
+    assert (nxt["dealer"], nxt["round_wind"]) == (want[-1]["dealer"], want[-1]["round_wind"])
+
+
+def test_an_evening_hand_by_hand_with_edits_and_deletes() -> None:
+    led = Ledger.new(NAMES, "standard")
+    hands: list[dict] = []
+    for h in EVENING:
+        led = led.add(h)
+        hands.append(h)
+        check(led, hands)
+    # the round wind moves on after four passes of the deal: hands 6 and 10 start a round
+    assert [r.round_wind.name[0] for r in led.results()] == list("EEEEESSSSWWW")
+    edited = {"type": "win", "winner": 1, "tai": 2, "from": 0}
+    led = led.edit(1, edited)          # the drawn hand was a win after all
+    hands[1] = edited
+    check(led, hands)
+    led = led.delete(4)
+    del hands[4]
+    check(led, hands)
+    again = Ledger.from_dict(led.to_dict())
+    assert again.results() == led.results()
+
+
+def test_a_full_hand_is_scored_by_the_scorer_at_its_seat() -> None:
+    led = Ledger.new(NAMES, "standard").add({"type": "drawn", "kong": True})
+    # Bob deals the second hand? No: a kong was declared, so the deal passed to Bob.
+    assert led.next_hand()["dealer"] == 1
+    # Ann sits North now; Cy (South) feeds the third dragon: Bao, 7 tai paid as 5
+    led = led.add({"type": "win", "winner": 0, "from": 2,
+                   "hand": {"concealed": "77z123m99p", "melds": ["pong 555z", "pong 666z"],
+                            "win_tile": "7z"}})
+    r = led.results()[-1]
+    assert r.deltas == (128, 0, -128, 0)
+    assert r.text == "Ann won 7 tai, from Cy (Bao: Cy pays)"
+    assert (r.raw_tai, r.tai, r.liable) == (7, 5, 2)
+
+
+def test_the_csv_export_cannot_smuggle_a_formula() -> None:
+    led = Ledger.new(["=HYPERLINK(1)", "Bob", "Cy", "Dee"]).add(
+        {"type": "win", "winner": 1, "tai": 1, "from": 0})
+    head, row = led.csv_rows()
+    assert head[4] == "'=HYPERLINK(1) points"
+    assert row[1] == "'=HYPERLINK(1)"          # the dealer's name
+    assert row[3] == "Bob won 1 tai, from =HYPERLINK(1)"
+    # 1 tai, base 2: the discarder pays 4, the others 2
+    assert row[4:8] == ["-4", "8", "-2", "-2"]
+
+
+def test_bad_entries_are_refused_by_name() -> None:
+    led = Ledger.new(NAMES, "standard")
+    for entry, words in [
+        ({"type": "win", "winner": 0, "tai": 0, "from": 1}, "at least 1 tai"),
+        ({"type": "win", "winner": 0, "tai": 2, "from": 0}, "cannot pay for their own"),
+        ({"type": "win", "winner": "Zed", "tai": 2}, "no player named 'Zed'"),
+        ({"type": "won"}, "'type' must be"),
+        ({"type": "drawn", "instant": [{"player": 1, "reason": "dragon"}]}, "'dragon'"),
+        ({"type": "win", "winner": 0, "from": 1, "hand": {"concealed": "1m", "win_tile": "1m"}},
+         "must hold 13 tiles"),
+    ]:
+        with pytest.raises(LedgerError, match=words):
+            led.add(entry)
+    with pytest.raises(LedgerError, match="no Bao"):
+        Ledger.new(NAMES, "limit").add({"type": "win", "winner": 0, "tai": 2, "from": 1,
+                                        "liable": 1})
+    with pytest.raises(LedgerError, match="must differ"):
+        Ledger.new(["Ann", "ann", "Cy", "Dee"])
+    with pytest.raises(LedgerError, match="no hand 3"):
+        led.add({"type": "drawn"}).edit(3, {"type": "drawn"})
+
+
+def test_settle_up_uses_the_fewest_transfers() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        t = [rng.choice([0, 4, 8, 16, 32, 64]) * rng.choice([1, -1]) for _ in range(3)]
+        totals = [*t, -sum(t)]
+        out = settle(totals)
+        bal = list(totals)
+        for tr in out:
+            assert tr.points > 0
+            bal[tr.payer] += tr.points
+            bal[tr.payee] -= tr.points
+        assert bal == [0, 0, 0, 0]
+        # the fewest: no shorter list of transfers exists (tried over every split)
+        nonzero = [x for x in totals if x]
+        groups = max((k for k in range(1, len(nonzero) + 1)
+                      for split in itertools.product(range(k), repeat=len(nonzero))
+                      if all(sum(x for x, g in zip(nonzero, split, strict=True) if g == i) == 0
+                             and i in split for i in range(k))), default=0)
+        assert len(out) == len(nonzero) - groups <= 3
+
+
+def test_where_nobody_pays_the_totals_are_scores() -> None:
+    # garden: the winner scores 2^tai (doubled self-drawn), nobody pays; the banker stays
+    # after a banker's win; casual: one point a win, the deal passes after another's win
+    led = Ledger.new(NAMES, "garden").add({"type": "win", "winner": 0, "tai": 2, "from": 1})
+    led = led.add({"type": "win", "winner": 0, "tai": 1, "from": None})
+    assert led.totals() == (4 + 4, 0, 0, 0)
+    s = led.summary()
+    assert (s["pays"], s["settle"], s["next"]["dealer"]) == (False, [], 0)
+    led = Ledger.new(NAMES, "casual").add({"type": "win", "winner": 2, "tai": 0, "from": 1})
+    assert led.add({"type": "drawn"}).totals() == (0, 0, 1, 0)
+    assert led.next_hand()["dealer"] == 1

@@ -1,0 +1,171 @@
+"""The ledger over HTTP: open, add, edit, delete, view link versus edit link, polling, export,
+bad input, and a server restart. Figures are checked against an independent reckoning."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import io
+import json
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from sgmahjong.store.tables import ledgers
+
+# the independent reckoning the browser test uses too (tests/e2e is a package, tests/web not)
+_spec = importlib.util.spec_from_file_location(
+    "ledger_model", Path(__file__).parents[1] / "e2e" / "ledger_model.py")
+assert _spec is not None and _spec.loader is not None
+_model = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_model)
+reckon = _model.reckon
+
+NAMES = ["Ann", "Bob", "Cy", "Dee"]
+HANDS = [
+    {"type": "win", "winner": 0, "tai": 3, "from": 1},
+    {"type": "drawn", "instant": [{"player": 2, "reason": "claimed-kong"}]},
+    {"type": "win", "winner": 1, "tai": 6, "from": None},
+    {"type": "win", "winner": 3, "tai": 2, "from": 2, "liable": 0},
+]
+
+
+def new(client: TestClient, **kw: object) -> dict:
+    body = {"names": NAMES, "rules": "standard", **kw}
+    r = client.post("/api/ledgers", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def agrees(view: dict, hands: list[dict]) -> None:
+    want = reckon(hands)
+    assert [(h["dealer"], h["round_wind"], h["deltas"], h["totals"]) for h in view["hands"]] == [
+        (w["dealer"], w["round_wind"], w["deltas"], w["totals"]) for w in want[:-1]]
+    assert view["totals"] == (want[-2]["totals"] if hands else [0, 0, 0, 0])
+    assert (view["next"]["dealer"], view["next"]["round_wind"]) == (
+        want[-1]["dealer"], want[-1]["round_wind"])
+    assert sum(t["points"] for t in view["settle"] if t["payee"] == 0) - sum(
+        t["points"] for t in view["settle"] if t["payer"] == 0) == view["totals"][0]
+    assert len(view["settle"]) <= 3
+
+
+def test_a_ledger_from_open_to_export_and_through_a_restart(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = make_client()
+    made = new(client, stake="0.10")
+    edit, view = made["edit"], made["view"]
+    assert edit != view and len(edit) >= 22 and len(view) >= 20
+    hands: list[dict] = []
+    for h in HANDS:
+        r = client.post(f"/api/ledgers/{edit}/hands", json=h)
+        assert r.status_code == 201, r.text
+        hands.append(h)
+        agrees(r.json(), hands)
+    rev = r.json()["revision"]
+    assert client.get(f"/api/ledgers/{view}?since={rev}").json() == {"revision": rev,
+                                                                    "unchanged": True}
+    hands[0] = {"type": "win", "winner": 2, "tai": 1, "from": 3}
+    got = client.put(f"/api/ledgers/{edit}/hands/0", json=hands[0]).json()
+    agrees(got, hands)
+    del hands[1]
+    got = client.delete(f"/api/ledgers/{edit}/hands/1").json()
+    agrees(got, hands)
+    seen = client.get(f"/api/ledgers/{view}?since={rev}").json()
+    assert seen["revision"] == rev + 2 and not seen["can_edit"]
+    agrees(seen, hands)
+    # money at 0.10 a point
+    assert seen["money"] == [f"{t / 10:.2f}" for t in seen["totals"]]
+
+    rows = list(csv.reader(io.StringIO(client.get(f"/api/ledgers/{view}/export.csv").text)))
+    assert rows[0][:4] == ["hand", "dealer", "round wind", "what happened"]
+    assert [list(map(int, row[-4:])) for row in rows[1:]] == [h["totals"] for h in seen["hands"]]
+    exported = json.loads(client.get(f"/api/ledgers/{view}/export.json").text)
+    assert exported["hands"] == [h for h in hands]
+
+    make_client.shutdown(client)
+    again = make_client()
+    agrees(again.get(f"/api/ledgers/{edit}").json(), hands)
+    assert again.get(f"/api/ledgers/{edit}").json()["can_edit"]
+
+
+def test_the_view_link_cannot_edit(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = make_client()
+    made = new(client)
+    view = made["view"]
+    for call in (lambda: client.post(f"/api/ledgers/{view}/hands", json=HANDS[0]),
+                 lambda: client.put(f"/api/ledgers/{view}/hands/0", json=HANDS[0]),
+                 lambda: client.delete(f"/api/ledgers/{view}/hands/0")):
+        r = call()
+        assert r.status_code == 403 and "view link" in r.json()["message"]
+    assert client.get(f"/api/ledgers/{view}").json()["hands"] == []
+    # nothing in the database gives the edit token away
+    with client.app.state.store.engine.connect() as conn:
+        row = conn.execute(ledgers.select()).one()
+    assert made["edit"] not in json.dumps([str(v) for v in row])
+
+
+@pytest.mark.parametrize(("path", "method", "body", "status", "words"), [
+    ("/api/ledgers", "post", {"names": ["A", "B", "C"]}, 400, "four names"),
+    ("/api/ledgers", "post", {"names": NAMES, "rules": "nope"}, 400, "unknown preset 'nope'"),
+    ("/api/ledgers", "post", {"names": NAMES, "stake": "lots"}, 400, "not a number"),
+    ("/api/ledgers", "post", {"names": NAMES, "house_rules": "[bao]\ncases = 3\n"}, 400,
+     "cases"),
+    ("/api/ledgers", "post", {"names": NAMES, "colour": 1}, 400, "unknown field 'colour'"),
+    ("EDIT/hands", "post", {"type": "win", "winner": 0, "tai": 2, "from": 0}, 400,
+     "own win"),
+    ("EDIT/hands", "post", {"type": "win", "winner": 9, "tai": 2}, 400, "number 0-3"),
+    ("EDIT/hands", "post", {"type": "win", "winner": 0, "tai": "3"}, 400, "'tai'"),
+    ("EDIT/hands/5", "put", {"type": "drawn"}, 400, "no hands yet"),
+    ("EDIT/hands/0", "delete", None, 400, "no hands yet"),
+    ("EDIT/hands/first", "put", {"type": "drawn"}, 400, "must be a whole number"),
+    ("EDIT?since=new", "get", None, 400, "must be a whole number"),
+    ("/api/ledgers/nosuchledger", "get", None, 404, "no ledger"),
+    ("/api/ledgers/nosuchledger/hands", "post", {"type": "drawn"}, 404, "no ledger"),
+])
+def test_bad_input_gets_a_4xx_naming_it(make_client, path: str, method: str,  # type: ignore[no-untyped-def]
+                                        body: object, status: int, words: str) -> None:
+    client = make_client()
+    edit = new(client)["edit"]
+    url = path.replace("EDIT", f"/api/ledgers/{edit}")
+    kw = {"json": body} if body is not None else {}
+    r = getattr(client, method)(url, **kw) if method != "delete" else client.delete(url)
+    assert r.status_code == status, r.text
+    assert words in r.json()["message"]
+
+
+def test_a_full_hand_and_the_calculator_under_the_ledgers_rules(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = make_client()
+    toml = 'extends = "standard"\nname = "our table"\n[scoring.patterns]\ndragon-pong = 2\n'
+    made = new(client, rules=None, house_rules=toml)
+    edit = made["edit"]
+    hand = {"concealed": "123m456p789s777z1m", "win_tile": "1m"}
+    score = client.post("/api/score", json={**hand, "seat": "S", "discarder": "N",
+                                            "ledger": made["view"]}).json()
+    assert (score["rules"], score["tai"]) == ("our table", 2)
+    # Bob (South in hand 1) wins on Dee's discard: base 4, Dee 8, Ann and Cy 4 each
+    r = client.post(f"/api/ledgers/{edit}/hands",
+                    json={"type": "win", "winner": 1, "from": 3, "hand": hand})
+    assert r.status_code == 201, r.text
+    assert r.json()["totals"] == [-4, 16, -4, -8]
+
+
+def test_a_version_1_database_gains_the_ledgers_table(tmp_path: Path) -> None:
+    from sqlalchemy import create_engine, inspect, select
+
+    from sgmahjong.store.db import TableStore
+    from sgmahjong.store.tables import metadata, schema_version
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = create_engine(url)
+    with engine.begin() as conn:   # the schema as version 1 made it
+        metadata.create_all(conn, tables=[t for t in metadata.sorted_tables
+                                          if t.name != "ledgers"])
+        conn.execute(schema_version.insert().values(version=1))
+    engine.dispose()
+    store = TableStore(url)
+    try:
+        assert inspect(store.engine).has_table("ledgers")
+        with store.engine.connect() as conn:
+            assert sorted(conn.execute(select(schema_version.c.version)).scalars()) == [1, 2]
+    finally:
+        store.close()
