@@ -26,7 +26,6 @@ from sgmahjong.game import Game
 from sgmahjong.game.actions import Discard, Win
 from sgmahjong.game.prng import derive_seed
 from sgmahjong.game.state import Phase
-from sgmahjong.tiles import Seat
 
 LABELS = ("dangerous", "some risk", "safe", None)
 

@@ -44,12 +44,14 @@ from .owl import Owl
 CLOSE = 1.5   # Owl values this close (a tenth of a shanten and a half) make a close call
 
 __all__ = ["CLOSE", "BaoWarning", "ClaimHint", "DiscardHint", "Hints", "TaiHint",
-           "ThreatHint", "WaitsHint", "WinHint", "WinNowHint", "bao_warnings", "claim_hints",
-           "claim_name", "claim_values", "current_waits", "gives_up", "hints",
-           "suggest_discard", "tai_hint", "threat_hints", "win_hint", "win_now"]
+           "ThreatHint", "WaitsHint", "WinHint", "WinNowHint", "away_text", "bao_warnings",
+           "claim_hints", "claim_name", "claim_values", "current_waits", "given_up_text",
+           "gives_up", "hints", "suggest_discard", "tai_hint", "threat_hints", "win_hint",
+           "win_now"]
 
 
-def _away(s: int) -> str:
+def away_text(s: int) -> str:
+    """``"ready"``, ``"1 tile away from ready"``... for a shanten."""
     return ("complete" if s < 0 else "ready" if s == 0
             else f"{count(s, 'tile')} away from ready")
 
@@ -201,7 +203,8 @@ def gives_up(before: TaiPlan, after: TaiPlan) -> list[TaiSource]:
             and not (s.kind == "honour-pair" and s.tiles in grown)]
 
 
-def _given_up_text(lost: Sequence[TaiSource]) -> str:
+def given_up_text(lost: Sequence[TaiSource]) -> str:
+    """The tai sources given up, each with its tai: ``"ping hu (4 tai)"``."""
     return and_list([s.text if "tai" in s.text else f"{s.text} ({count(s.tai, 'tai')})"
                      for s in lost])
 
@@ -245,7 +248,7 @@ def suggest_discard(view: PlayerView, history: History | None = None) -> Discard
     lost = gives_up(view_plan(view), plan) if tai else []
     trade = ""
     if lost:
-        trade = f"it gives up {_given_up_text(lost)}; {_worth(plan)}"
+        trade = f"it gives up {given_up_text(lost)}; {_worth(plan)}"
     if not tai:
         plan_text = ""
     close = next((t for v, t in scored[1:] if best - v < CLOSE), None)
@@ -255,9 +258,9 @@ def suggest_discard(view: PlayerView, history: History | None = None) -> Discard
         kept = [s for s in lost if s not in gives_up(view_plan(view),
                                                      view_plan(view, other.after, sit.melds))]
         if other.shanten != opt.shanten:
-            why = f", though it leaves you {_away(other.shanten)}"
+            why = f", though it leaves you {away_text(other.shanten)}"
         elif kept:
-            why = f" and keeps {_given_up_text(kept)}"
+            why = f" and keeps {given_up_text(kept)}"
         else:
             why = ""
         close_text = f"a close call: {tile_name(close)} is about as good{why}"
@@ -268,7 +271,7 @@ def suggest_discard(view: PlayerView, history: History | None = None) -> Discard
         what = (f"you are ready, waiting on {tile_list(helps, 'or')} ({remaining} left)"
                 if helps else "you are ready, but only on tiles you hold all four of")
     else:
-        what = (f"it leaves you {_away(opt.shanten)} with {count(len(helps), 'kind')} "
+        what = (f"it leaves you {away_text(opt.shanten)} with {count(len(helps), 'kind')} "
                 f"of useful tile ({remaining} left unseen)")
     reason = "; ".join(p for p in (what, plan_text, trade, close_text, safety) if p) + "."
     return DiscardHint(tile, f"Throw {tile_name(tile)}: {reason}", opt.shanten, useful,
@@ -304,7 +307,7 @@ def _safety(view: PlayerView, dd: DiscardDanger, threats: Sequence[Threat],
     a, b = opts[alt], opts[dd.tile]
     cost = ""
     if a.shanten > b.shanten:
-        cost = f", though it leaves you {_away(a.shanten)}"
+        cost = f", though it leaves you {away_text(a.shanten)}"
     why = and_list(list(discard_danger(view, alt, threats).safe_by))
     return (f"{head}: {name} is dangerous; {tile_name(alt)} is safe ({why}){cost}", alt)
 
@@ -363,7 +366,7 @@ def current_waits(view: PlayerView) -> WaitsHint:
         return WaitsHint({}, "")
     s, kinds = useful_kinds(tuple(counts), sit.n_melds)
     if s != 0:
-        return WaitsHint({}, f"Not ready yet: {_away(s)}.")
+        return WaitsHint({}, f"Not ready yet: {away_text(s)}.")
     waits = {t: sit.unseen[t] for t in _drawable(counts, sit.melds, [Tile(k) for k in kinds])}
     if not waits:
         return WaitsHint({}, "Ready, but only on tiles you hold all four of.")
@@ -428,7 +431,7 @@ def claim_hints(view: PlayerView, legal: Sequence[Action] | None = None
         plan = view_plan(view, opt.counts, opt.melds)
         what = claim_name(opt.action, tile)
         lost = gives_up(before, plan) if tai else []
-        lost_text = _given_up_text(lost)
+        lost_text = given_up_text(lost)
         if tai and not plan.reachable:
             out.append(ClaimHint(opt.action, False,
                                  f"Skip the {what}: the hand would have no tai and could not "
@@ -440,8 +443,8 @@ def claim_hints(view: PlayerView, legal: Sequence[Action] | None = None
             take = True
             gain = ("" if not tai or plan.secured <= before.secured
                     else f" and gives {count(plan.secured - before.secured, 'tai')}")
-            text = (f"Take the {what}: it brings you from {_away(opt.before)} "
-                    f"to {_away(opt.after)}{gain}")
+            text = (f"Take the {what}: it brings you from {away_text(opt.before)} "
+                    f"to {away_text(opt.after)}{gain}")
             if lost:
                 text += f", but it gives up {lost_text}; {_worth(plan)}"
             if close:
@@ -457,7 +460,7 @@ def claim_hints(view: PlayerView, legal: Sequence[Action] | None = None
         else:
             take = False
             text = (f"Skip the {what}: it does not bring you closer "
-                    f"({_away(opt.before)} either way)")
+                    f"({away_text(opt.before)} either way)")
             if lost:
                 text += f" and it would give up {lost_text}"
             if close:
