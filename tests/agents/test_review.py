@@ -147,3 +147,68 @@ def test_one_decision_per_claim_window_even_after_a_passed_claim() -> None:
                        if p.view.phase is not Phase.TURN]
             assert len(windows) == len(set(windows))
     assert passed > 0
+
+
+def _after_claim(v: PlayerView, action: object) -> int:
+    """Shanten after the claim and the best discard, worked out from the tiles."""
+    from sgmahjong.game import Chow, Kong, Pong
+
+    counts = [0] * 34
+    for t in v.concealed:
+        if t < 34:
+            counts[t] += 1
+    tile = v.window_tile
+    assert tile is not None
+    if isinstance(action, Pong):
+        counts[tile] -= 2
+    elif isinstance(action, Kong):
+        counts[tile] -= 3
+        return shanten(counts, len(v.me.melds) + 1)
+    else:
+        assert isinstance(action, Chow)
+        for k in range(action.tile, action.tile + 3):
+            if k != tile:
+                counts[k] -= 1
+    best = 9
+    for d in range(34):
+        if counts[d]:
+            counts[d] -= 1
+            best = min(best, shanten(counts, len(v.me.melds) + 1))
+            counts[d] += 1
+    return best
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_claim_let_pass_is_named_with_its_cost(seed: int) -> None:
+    # Owls everywhere; South lets pass the first claim the Owl would take that makes it
+    # closer to ready.
+    from sgmahjong.game import Pass, Win
+
+    g = Game.new("standard", seed=seed)
+    owl = Owl(0)
+    bad = None
+    want = before = 0
+    claim = None
+    while not g.ended:
+        for s in sorted(g.waiting_for()):
+            v, legal = g.view(s), g.legal_actions(s)
+            a = owl.act(v, legal)
+            if (s == S and bad is None and v.phase is Phase.CLAIMS
+                    and not isinstance(a, (Pass, Win))):
+                counts = [0] * 34
+                for t in v.concealed:
+                    counts[t] += 1
+                before, want = shanten(counts, len(v.me.melds)), _after_claim(v, a)
+                if want < before:
+                    bad, claim, a = len(g.events), a, Pass()
+            g.submit(s, a)
+    assert bad is not None and claim is not None
+    r = review_hand(g.events, S, "standard")
+    [d] = r.items
+    assert d.kind == "claim" and d.chosen == Pass() and d.owl == claim and d.costly
+    assert d.shanten == (before, want)
+    assert " you let the tile pass; Owl would have taken the " in d.sentence
+    def away(n: int) -> str:
+        return "ready" if n == 0 else f"{n} tile{'s' if n != 1 else ''} away from ready"
+
+    assert f"it would have left you {away(want)} instead of {away(before)}" in d.sentence
