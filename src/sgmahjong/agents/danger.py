@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..english import and_list, count, tile_list
+from ..english import and_list, tile_list
 from ..game.events import Discarded, Event
 from ..game.view import PlayerView
 from ..game.wall import KIND
@@ -29,8 +29,9 @@ from ..rules.model import Ruleset
 from ..scoring.payments import settle_win
 from ..tiles import Seat, Tile
 
-__all__ = ["DANGEROUS", "SAFE", "DiscardDanger", "Threat", "bao_cost", "discard_history",
-           "label_of", "read_threats", "safe_in_hand", "tile_danger"]
+__all__ = ["DANGEROUS", "READY", "SAFE", "DiscardDanger", "History", "Threat", "bao_cost",
+           "discard_danger", "discard_history", "label_of", "read_threats", "safe_in_hand",
+           "threat_sentence", "tile_danger"]
 
 DANGEROUS = 0.45   # a danger at or above this is called "dangerous"
 SAFE = 0.1         # below this, "safe"
@@ -223,7 +224,3 @@ def bao_cost(rules: Ruleset, winner: Seat, me: Seat) -> int:
     discard: every payer's share."""
     st = settle_win(rules, winner, rules.scoring.tai_cap, False, me, liable=me)
     return max(0, -st.deltas[me])
-
-
-def points(n: int) -> str:
-    return count(n, "point")
