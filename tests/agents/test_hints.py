@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from test_levels import E, N, S, view_of  # tests/agents is on sys.path (rootdir layout)
+from test_levels import E, N, S, W, view_of  # tests/agents is on sys.path (rootdir layout)
 
+from sgmahjong.agents.evaluation import claim_options
 from sgmahjong.agents.hints import (
+    CLOSE,
     bao_warnings,
     claim_hints,
+    claim_values,
     current_waits,
     hints,
     suggest_discard,
@@ -15,7 +18,7 @@ from sgmahjong.agents.hints import (
 )
 from sgmahjong.game.actions import Chow, Pong
 from sgmahjong.game.events import PatternScore, Won
-from sgmahjong.tiles import Tile
+from sgmahjong.tiles import Tile, parse_tiles
 
 
 def test_discard_hint_names_the_tile_the_shanten_and_what_remains() -> None:
@@ -150,3 +153,96 @@ def test_a_concealed_kong_is_no_wait_on_a_fifth_copy() -> None:
     h = hints(v)
     assert h.discard is not None and Tile.M6 not in h.discard.useful
     assert Tile.M6 not in h.waits.waits and Tile.M6 not in h.waits.tai
+
+
+# --------------------------------------------------------------- trade-offs and close calls
+
+def test_a_pong_that_gives_up_ping_hu_says_so() -> None:
+    # South holds 2-2 Characters, 3-4 and 6-7-8 Circles, 2-3 and 4-5 Bamboo and a Red Dragon
+    # pair: all runs so far, so ping hu (4 tai under standard) is in reach. Ponging North's
+    # 2 Characters makes the hand ready at once, but a pong rules ping hu out; the only tai
+    # left to aim for is the Red Dragon pair.
+    [pong] = claim_hints(view_of("22m34p678p23s45s77z", window="2m", turn=N))
+    assert isinstance(pong.action, Pong) and pong.take and not pong.close
+    assert pong.given_up == ("ping hu (4 tai)",)
+    assert pong.sentence == (
+        "Take the Pong of 2 Characters: it brings you from 1 tile away from ready to ready, "
+        "but it gives up ping hu (4 tai); your hand would have no tai yet, only the Red "
+        "Dragon pair to aim for.")
+
+
+def test_a_claim_that_gives_up_nothing_says_nothing_of_it() -> None:
+    [chow] = claim_hints(view_of("23m456p789p34s7s8s9s", turn=E, window="4m"))
+    assert chow.given_up == () and "gives up" not in chow.sentence
+
+
+def test_close_choices_are_reported_as_close() -> None:
+    # Two lone winds of no value to South (West and North, with East the round wind): throwing
+    # either leaves the same hand, so the hint must not pretend one is clearly right.
+    d = suggest_discard(view_of("234m567p78s3s5p19m34z"))
+    assert d is not None and {d.tile, d.close} == {Tile.WEST, Tile.NORTH}
+    other = "North Wind" if d.tile == Tile.WEST else "West Wind"
+    assert f"a close call: {other} is about as good" in d.sentence
+    # A pong that keeps South one away and trades all chows (1 tai) for a set: taking and
+    # skipping are about as good by the Owl's count, and the hint says so.
+    v = view_of("22m34p678p23s45s78s", window="2m", turn=N, bonus="1a")
+    [pong] = claim_hints(v)
+    take, skip = claim_values(v, claim_options(v, [Pong()])[0])
+    assert abs(take - skip) < CLOSE and not pong.take
+    assert pong.close and "A close call: taking it is about as good." in pong.sentence
+    # ...while a pong that makes the hand ready is no close call (see above).
+
+
+def test_trade_offs_say_nothing_of_tai_under_casual() -> None:
+    [pong] = claim_hints(view_of("22m34p678p23s45s77z", window="2m", turn=N, rules="casual"))
+    assert "tai" not in pong.sentence and pong.given_up == ()
+
+
+# --------------------------------------------------------------- reading danger
+
+# West shows two sets and, after throwing honours and ends, has thrown middle tiles: it looks
+# ready. South holds a lone Red Dragon nobody has thrown, and 9 Characters, which West threw.
+DANGER_HAND = "123m456p78s5p99m2s3p7z"
+WEST_SETS = {W: ["pong 222s", "chow 345m"]}
+WEST_DISCARDS = {W: "1z9m1s2z4p6s", E: "1m2p"}
+
+
+def test_a_discard_into_a_seat_that_looks_ready_is_dangerous_and_a_safe_tile_is_offered() -> None:
+    v = view_of(DANGER_HAND, others=WEST_SETS, discards=WEST_DISCARDS)
+    d = suggest_discard(v)
+    assert d is not None and d.tile == Tile.RED and d.danger == "dangerous"
+    assert d.safer == Tile.M9
+    assert ("careful, West looks ready (two sets out and a sudden change from honours and "
+            "ends to middle tiles): Red Dragon is dangerous; 9 Characters is safe (West threw "
+            "it), though it leaves you 2 tiles away from ready") in d.sentence
+    [threat] = hints(v).threats
+    assert threat.seat == W and threat.safe == (Tile.M9, Tile.P4)
+    assert threat.sentence == ("West looks ready (two sets out and a sudden change from "
+                               "honours and ends to middle tiles); safe against West in your "
+                               "hand: 9 Characters and 4 Circles.")
+
+
+def test_the_same_seat_without_its_sets_does_not_look_ready() -> None:
+    v = view_of(DANGER_HAND, discards=WEST_DISCARDS)
+    d = suggest_discard(v)
+    assert d is not None and d.danger is None and d.safety == ""
+    assert hints(v).threats == ()
+
+
+def test_a_tile_passed_since_the_seats_own_discard_is_safe_against_it() -> None:
+    # West threw the 6 Bamboo last; North then threw a Red Dragon and West did not win on it:
+    # under the passed-claim rule West cannot win on the Red Dragon before its next draw.
+    v = view_of(DANGER_HAND, others=WEST_SETS, discards={**WEST_DISCARDS, N: "7z"})
+    history = [(W, t) for t in parse_tiles("1z9m1s2z4p6s")] + [(N, Tile.RED)]
+    d = suggest_discard(v, history)
+    assert d is not None and d.tile == Tile.RED and d.danger == "safe"
+    assert "it is safe against West, who looks ready (West let it pass)" in d.sentence
+
+
+def test_bao_is_told_as_a_risk_to_your_own_points() -> None:
+    # A limit win (5 tai) on your discard under Bao: you pay the discarder's 2 x 32 and each
+    # other payer's 32, 128 points in all (standard: base 2^5, discarder pays double).
+    v = view_of("1238m57p1335789s7z", others={E: ["pong 666z", "pong 555z"]})
+    [w] = bao_warnings(v)
+    assert w.sentence.endswith("if East wins on it, you pay for the whole table (up to 128 "
+                               "points).")

@@ -24,6 +24,7 @@ from rich.text import Text
 
 from sgmahjong.agents import hints as engine
 from sgmahjong.agents import make_agent
+from sgmahjong.agents.review import review_hand
 from sgmahjong.game import (
     Action,
     BaoIncurred,
@@ -115,6 +116,7 @@ def hint_texts(h: engine.Hints) -> list[str]:
     if h.win is not None:
         out.append(h.win.sentence)
     out += [c.sentence for c in h.claims] + [b.sentence for b in h.bao]
+    out += [t.sentence for t in h.threats]
     return out
 
 
@@ -185,6 +187,9 @@ def play(rules: str, seed: int, said: Said, seen: Counter[str]) -> None:
             match.rules, events, base)], counts_tai)
         said.check(f"{where} web hand end", strings(protocol.hand_summary(
             rec, NAMES, match.state.scores)), counts_tai)
+        r = review_hand(events, Seat.EAST, match.rules)
+        said.check(f"{where} review", [*r.lines, *(d.sentence for d in r.items),
+                                       *(d.brief for d in r.items)], counts_tai)
         names = {s: NAMES[players[s]] for s in Seat}
         said.check(f"{where} terminal hand end", plain(summary.hand_lines(
             game, names.__getitem__)), counts_tai)

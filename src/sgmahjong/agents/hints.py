@@ -17,25 +17,41 @@ from ..melds import Meld
 from ..rules.catalog import PATTERNS
 from ..scoring import WinContext, score_hand
 from ..tiles import Seat, Tile
+from .danger import (
+    DiscardDanger,
+    History,
+    Threat,
+    bao_cost,
+    discard_danger,
+    read_threats,
+    threat_sentence,
+)
 from .evaluation import (
+    ClaimOption,
+    DiscardOption,
+    Situation,
+    TaiPlan,
     TaiSource,
     bao_dangers,
     claim_options,
-    danger,
     discard_options,
-    ready_looking,
     situation,
     useful_kinds,
     view_plan,
 )
 from .owl import Owl
 
-__all__ = ["BaoWarning", "ClaimHint", "DiscardHint", "Hints", "TaiHint", "WaitsHint",
-           "WinHint", "WinNowHint", "bao_warnings", "claim_hints", "claim_name",
-           "current_waits", "hints", "suggest_discard", "tai_hint", "win_hint", "win_now"]
+CLOSE = 1.5   # Owl values this close (a tenth of a shanten and a half) make a close call
+
+__all__ = ["CLOSE", "BaoWarning", "ClaimHint", "DiscardHint", "Hints", "TaiHint",
+           "ThreatHint", "WaitsHint", "WinHint", "WinNowHint", "away_text", "bao_warnings",
+           "claim_hints", "claim_name", "claim_values", "current_waits", "given_up_text",
+           "gives_up", "hints", "suggest_discard", "tai_hint", "threat_hints", "win_hint",
+           "win_now"]
 
 
-def _away(s: int) -> str:
+def away_text(s: int) -> str:
+    """``"ready"``, ``"1 tile away from ready"``... for a shanten."""
     return ("complete" if s < 0 else "ready" if s == 0
             else f"{count(s, 'tile')} away from ready")
 
@@ -52,6 +68,10 @@ class DiscardHint:
     plan: str
     safety: str
     reason: str = ""
+    danger: str | None = None      # "safe", "some risk", "dangerous"; None: nobody looks ready
+    safer: Tile | None = None      # a safe tile offered instead of a dangerous one
+    close: Tile | None = None      # another discard about as good
+    given_up: tuple[str, ...] = ()  # tai sources the discard gives up
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +96,23 @@ class TaiHint:
 
 @dataclass(frozen=True, slots=True)
 class ClaimHint:
-    """One claim on offer: take it or not, and why."""
+    """One claim on offer: take it or not, and why (``close``: taking and skipping are
+    about as good; ``given_up``: the tai sources it gives up)."""
 
     action: Action
     take: bool
+    sentence: str
+    close: bool = False
+    given_up: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ThreatHint:
+    """A seat that looks ready: why, and the tiles in hand that are safe against it."""
+
+    seat: Seat
+    reasons: tuple[str, ...]
+    safe: tuple[Tile, ...]
     sentence: str
 
 
@@ -122,6 +155,7 @@ class Hints:
     claims: tuple[ClaimHint, ...]
     bao: tuple[BaoWarning, ...]
     win: WinNowHint | None = None
+    threats: tuple[ThreatHint, ...] = ()
 
 
 def _on_turn(view: PlayerView) -> bool:
@@ -156,47 +190,126 @@ def tai_hint(view: PlayerView) -> TaiHint:
     return TaiHint(plan.sources, plan.secured, plan.minimum, plan.reachable, sentence_)
 
 
-def suggest_discard(view: PlayerView) -> DiscardHint | None:
-    """The discard the Owl would make, explained (None when it is not this seat's discard)."""
+def _source_key(src: TaiSource) -> tuple[str, tuple[Tile, ...]]:
+    return src.kind, src.tiles
+
+
+def gives_up(before: TaiPlan, after: TaiPlan) -> list[TaiSource]:
+    """The tai sources of ``before`` that ``after`` no longer has (a pair that became a
+    set is not given up)."""
+    kept = {_source_key(s) for s in after.sources}
+    grown = {s.tiles for s in after.sources if s.kind == "honour-set"}
+    return [s for s in before.sources if _source_key(s) not in kept
+            and not (s.kind == "honour-pair" and s.tiles in grown)]
+
+
+def given_up_text(lost: Sequence[TaiSource]) -> str:
+    """The tai sources given up, each with its tai: ``"ping hu (4 tai)"``."""
+    return and_list([s.text if "tai" in s.text else f"{s.text} ({count(s.tai, 'tai')})"
+                     for s in lost])
+
+
+def _worth(plan: TaiPlan) -> str:
+    """What the hand is worth after a choice, for a trade-off sentence."""
+    if plan.secured:
+        return f"your hand would be worth {count(plan.secured, 'tai')}"
+    pot = [s.text for s in plan.sources if not s.secured]
+    if pot:
+        return f"your hand would have no tai yet, only {pot[0]} to aim for"
+    return "your hand would have no tai at all"
+
+
+def suggest_discard(view: PlayerView, history: History | None = None) -> DiscardHint | None:
+    """The discard the Owl would make, explained (None when it is not this seat's discard):
+    what it leaves, what it gives up, whether another is about as good, and how
+    dangerous it is against the seats that look ready (``history``: the public order of
+    the hand's discards, see :func:`sgmahjong.agents.danger.discard_history`)."""
     legal = legal_actions(view)
     tiles = [a.tile for a in legal if isinstance(a, Discard)]
     if not _on_turn(view) or not tiles:
         return None
     sit = situation(view)
     owl = Owl(0)
-    tile = owl.discard(view, tiles, sit)
-    opt = next(o for o in discard_options(sit, [tile]))
+    scored = sorted(owl.scored(view, tiles, sit), key=lambda s: (-s[0], s[1]))
+    best, tile = scored[0]
+    opts = {o.tile: o for o in discard_options(sit, tiles)}
+    opt = opts[tile]
     helps = _drawable(opt.after, sit.melds, opt.useful)
     useful = {t: sit.unseen[t] for t in helps}
     remaining = sum(useful.values())
+    tai = _counts_tai(view)
     plan = view_plan(view, opt.after, sit.melds)
     plan_text = tai_hint_from(plan.sources, plan.secured, plan.minimum)
     if opt.shanten == 0:
         worth = _wait_tai(view, opt.after, sit.melds, helps)
-        best = max(worth.values(), default=-1)
-        plan_text = (f"a win is worth up to {count(best, 'tai')}" if best >= 0
+        top = max(worth.values(), default=-1)
+        plan_text = (f"a win is worth up to {count(top, 'tai')}" if top >= 0
                      else "but no wait gives enough tai to win yet")
-    if not _counts_tai(view):
+    lost = gives_up(view_plan(view), plan) if tai else []
+    trade = ""
+    if lost:
+        trade = f"it gives up {given_up_text(lost)}; {_worth(plan)}"
+    if not tai:
         plan_text = ""
-    threats = ready_looking(view)
-    safety = ""
-    if threats:
-        names = [s.name.title() for s in threats]
-        who = and_list(names)
-        verb = "looks" if len(names) == 1 else "look"
-        if danger(view, tile, threats, sit) == 0:
-            safety = f"it is safe against {who}, who {verb} ready"
+    close = next((t for v, t in scored[1:] if best - v < CLOSE), None)
+    close_text = ""
+    if close is not None:
+        other = opts[close]
+        kept = [s for s in lost if s not in gives_up(view_plan(view),
+                                                     view_plan(view, other.after, sit.melds))]
+        if other.shanten != opt.shanten:
+            why = f", though it leaves you {away_text(other.shanten)}"
+        elif kept:
+            why = f" and keeps {given_up_text(kept)}"
         else:
-            safety = f"careful, {who} {verb} ready"
+            why = ""
+        close_text = f"a close call: {tile_name(close)} is about as good{why}"
+    threats = read_threats(view, history)
+    dd = discard_danger(view, tile, threats)
+    safety, safer = _safety(view, dd, threats, scored, opts)
     if opt.shanten == 0:
         what = (f"you are ready, waiting on {tile_list(helps, 'or')} ({remaining} left)"
                 if helps else "you are ready, but only on tiles you hold all four of")
     else:
-        what = (f"it leaves you {_away(opt.shanten)} with {count(len(helps), 'kind')} "
+        what = (f"it leaves you {away_text(opt.shanten)} with {count(len(helps), 'kind')} "
                 f"of useful tile ({remaining} left unseen)")
-    reason = "; ".join(p for p in (what, plan_text, safety) if p) + "."
+    reason = "; ".join(p for p in (what, plan_text, trade, close_text, safety) if p) + "."
     return DiscardHint(tile, f"Throw {tile_name(tile)}: {reason}", opt.shanten, useful,
-                       remaining, plan_text, safety, reason)
+                       remaining, plan_text, safety, reason, dd.label, safer, close,
+                       tuple(s.text for s in lost))
+
+
+def _safety(view: PlayerView, dd: DiscardDanger, threats: Sequence[Threat],
+            scored: Sequence[tuple[float, Tile]], opts: dict[Tile, DiscardOption]
+            ) -> tuple[str, Tile | None]:
+    """How dangerous the suggested discard is, and a safe tile to throw instead of a
+    dangerous one (the Owl's best among the safe ones)."""
+    ready = [t for t in threats if t.ready]
+    if dd.label is None:
+        return "", None
+    names = [t.name for t in ready]
+    who = and_list(names)
+    verb_ = "looks" if len(names) == 1 else "look"
+    name = tile_name(dd.tile)
+    if dd.label == "safe":
+        how = f" ({and_list(list(dd.safe_by))})" if dd.safe_by else ""
+        return f"it is safe against {who}, who {verb_} ready{how}", None
+    whys = (dd.against[0].why if len(dd.against) == 1
+            else "; ".join(f"{t.name}: {t.why}" for t in dd.against))
+    head = f"careful, {who} {verb_} ready ({whys})"
+    if dd.label == "some risk":
+        return f"{head}: {name} carries some risk", None
+    safe = [t for _, t in scored
+            if discard_danger(view, t, threats).label == "safe"]
+    if not safe:
+        return f"{head}: {name} is dangerous, and nothing in your hand is safe", None
+    alt = safe[0]
+    a, b = opts[alt], opts[dd.tile]
+    cost = ""
+    if a.shanten > b.shanten:
+        cost = f", though it leaves you {away_text(a.shanten)}"
+    why = and_list(list(discard_danger(view, alt, threats).safe_by))
+    return (f"{head}: {name} is dangerous; {tile_name(alt)} is safe ({why}){cost}", alt)
 
 
 def tai_hint_from(sources: Sequence[TaiSource], secured: int, minimum: int) -> str:
@@ -253,7 +366,7 @@ def current_waits(view: PlayerView) -> WaitsHint:
         return WaitsHint({}, "")
     s, kinds = useful_kinds(tuple(counts), sit.n_melds)
     if s != 0:
-        return WaitsHint({}, f"Not ready yet: {_away(s)}.")
+        return WaitsHint({}, f"Not ready yet: {away_text(s)}.")
     waits = {t: sit.unseen[t] for t in _drawable(counts, sit.melds, [Tile(k) for k in kinds])}
     if not waits:
         return WaitsHint({}, "Ready, but only on tiles you hold all four of.")
@@ -282,36 +395,90 @@ def claim_name(action: Action, tile: Tile | None) -> str:
     return type(action).__name__
 
 
+def claim_values(view: PlayerView, opt: ClaimOption, sit: Situation | None = None
+                 ) -> tuple[float, float]:
+    """The Owl's values of taking the claim (with its best discard after it) and of
+    skipping it (the hand as it is, waiting for a draw): 10 is one shanten."""
+    sit = situation(view) if sit is None else sit
+    owl = Owl(0)
+    base, useful = useful_kinds(sit.counts, sit.n_melds)
+    skip = owl.hand_value(view, sit, sit.counts, base, sum(sit.unseen[k] for k in useful))
+    visible = list(sit.visible)
+    for k in range(34):
+        visible[k] += sit.counts[k] - opt.counts[k]
+    after = Situation(opt.counts, opt.melds, tuple(visible), sit.unseen)
+    if sum(opt.counts) % 3 == 2:   # a chow or pong: a discard follows
+        tiles = [Tile(k) for k in range(34) if opt.counts[k]]
+        take = max(v for v, _ in owl.scored(view, tiles, after))
+    else:                           # a kong: a replacement draw follows
+        s, use = useful_kinds(opt.counts, len(opt.melds))
+        take = owl.hand_value(view, after, opt.counts, s, sum(sit.unseen[k] for k in use))
+    return take, skip
+
+
 def claim_hints(view: PlayerView, legal: Sequence[Action] | None = None
                 ) -> tuple[ClaimHint, ...]:
-    """For every Chow, Pong or Kong on offer: take it or not, and why."""
+    """For every Chow, Pong or Kong on offer: take it or not, and why: what it gains, what
+    tai source it gives up and what the hand would then be worth, and when taking and
+    skipping are about as good, that it is a close call."""
     legal = legal_actions(view) if legal is None else legal
     tile = view.window_tile
     tai = _counts_tai(view)
     out = []
+    sit = situation(view)
     before = view_plan(view)
-    for opt in claim_options(view, legal):
+    for opt in claim_options(view, legal, sit):
         plan = view_plan(view, opt.counts, opt.melds)
         what = claim_name(opt.action, tile)
+        lost = gives_up(before, plan) if tai else []
+        lost_text = given_up_text(lost)
         if tai and not plan.reachable:
             out.append(ClaimHint(opt.action, False,
                                  f"Skip the {what}: the hand would have no tai and could not "
-                                 "win."))
-        elif opt.lowers:
+                                 "win.", False, tuple(s.text for s in lost)))
+            continue
+        take_v, skip_v = claim_values(view, opt, sit)
+        close = abs(take_v - skip_v) < CLOSE
+        if opt.lowers:
+            take = True
             gain = ("" if not tai or plan.secured <= before.secured
                     else f" and gives {count(plan.secured - before.secured, 'tai')}")
-            out.append(ClaimHint(opt.action, True,
-                                 f"Take the {what}: it brings you from {_away(opt.before)} "
-                                 f"to {_away(opt.after)}{gain}."))
+            text = (f"Take the {what}: it brings you from {away_text(opt.before)} "
+                    f"to {away_text(opt.after)}{gain}")
+            if lost:
+                text += f", but it gives up {lost_text}; {_worth(plan)}"
+            if close:
+                text += ". A close call: skipping it is about as good"
         elif tai and isinstance(opt.action, (Pong, Kong)) and plan.secured > before.secured \
                 and opt.after <= opt.before:
-            out.append(ClaimHint(opt.action, True,
-                                 f"Take the {what}: it secures {count(plan.secured, 'tai')} "
-                                 "at no cost."))
+            take = True
+            text = f"Take the {what}: it secures {count(plan.secured, 'tai')} at no cost"
+            if lost:
+                text += f", though it gives up {lost_text}"
+            if close:
+                text += ". A close call: skipping it is about as good"
         else:
-            out.append(ClaimHint(opt.action, False,
-                                 f"Skip the {what}: it does not bring you closer "
-                                 f"({_away(opt.before)} either way)."))
+            take = False
+            text = (f"Skip the {what}: it does not bring you closer "
+                    f"({away_text(opt.before)} either way)")
+            if lost:
+                text += f" and it would give up {lost_text}"
+            if close:
+                text += ". A close call: taking it is about as good"
+        out.append(ClaimHint(opt.action, take, text + ".", close,
+                             tuple(s.text for s in lost)))
+    return tuple(out)
+
+
+def threat_hints(view: PlayerView, history: History | None = None
+                 ) -> tuple[ThreatHint, ...]:
+    """Every other seat that looks ready: why, and the tiles in hand safe against it."""
+    out = []
+    for th in read_threats(view, history):
+        if not th.ready:
+            continue
+        safe = tuple(sorted({t for t in view.concealed if t < 34 and t in th.safe}))
+        out.append(ThreatHint(th.seat, th.reasons, safe, threat_sentence(th, view)))
     return tuple(out)
 
 
@@ -320,8 +487,11 @@ def bao_warnings(view: PlayerView) -> tuple[BaoWarning, ...]:
     out = []
     for t in sorted(set(view.concealed)):
         for d in bao_dangers(view, t):
+            cost = bao_cost(view.rules, d.seat, view.seat)
+            risk = (f": if {d.seat.name.title()} wins on it, you pay for the whole table "
+                    f"(up to {count(cost, 'point')})" if cost and d.seat != view.seat else "")
             out.append(BaoWarning(t, d.seat, d.case,
-                                  f"Careful with {tile_name(t)}: {d.text}."))
+                                  f"Careful with {tile_name(t)}: {d.text}{risk}."))
     return tuple(out)
 
 
@@ -362,13 +532,17 @@ def win_now(view: PlayerView, legal: Sequence[Action] | None = None) -> WinNowHi
     return WinNowHint(tile, tai, sentence(f"You can win now{on}{worth}"))
 
 
-def hints(view: PlayerView, legal: Sequence[Action] | None = None) -> Hints:
+def hints(view: PlayerView, legal: Sequence[Action] | None = None,
+          history: History | None = None) -> Hints:
     """All the hints for ``view``. When a win is on offer it comes first, and no discard is
-    suggested (the suggestion is to win)."""
+    suggested (the suggestion is to win). ``history``, the public order of the hand's
+    discards (:func:`sgmahjong.agents.danger.discard_history`), lets the danger reading
+    count the tiles a seat let pass since its own discard as safe."""
     legal = legal_actions(view) if legal is None else list(legal)
     on_turn = _on_turn(view)
     win = win_now(view, legal)
-    discard = suggest_discard(view) if on_turn and win is None else None
+    discard = suggest_discard(view, history) if on_turn and win is None else None
     return Hints(discard, current_waits(view), tai_hint(view),
                  () if on_turn else claim_hints(view, legal),
-                 bao_warnings(view) if on_turn else (), win)
+                 bao_warnings(view) if on_turn else (), win,
+                 threat_hints(view, history) if on_turn else ())

@@ -53,35 +53,46 @@ class Owl(Fox):
         return super().claim(view, claims)
 
     def discard(self, view: PlayerView, tiles: list[Tile], sit: Situation) -> Tile:
+        return max(self.scored(view, tiles, sit), key=lambda s: (s[0], -s[1]))[1]
+
+    def scored(self, view: PlayerView, tiles: Sequence[Tile], sit: Situation
+               ) -> list[tuple[float, Tile]]:
+        """Every distinct discard of ``tiles`` with the value the Owl gives it (10 is one
+        shanten; higher is better); the hints and the review weigh choices by it."""
         options = discard_options(sit, tiles)
         threats = ready_looking(view)
         top = min(o.shanten for o in options)
         weight = self.weights[min(max(top, 0), 2)] if threats else 0.0
-        total = sit.total_unseen
 
         def score(o: DiscardOption, deep: bool) -> float:
-            unseen: Sequence[int] = sit.unseen
-            live = o.live
-            if o.shanten == 0:
-                # A ready hand is scored exactly: waits too cheap to win are no help.
-                w = ready_waits(view, o.after, sit.melds, sit.unseen)
-                tai = SECURED * min(w.tai, 5) if w.winning else -DEAD_READY
-                if w.dead_kinds:
-                    unseen = [0 if k in w.dead_kinds else n for k, n in enumerate(sit.unseen)]
-                    live = w.winning
-            else:
-                tai = plan_value(view_plan(view, o.after, sit.melds), self.unreachable,
-                                 self.potential)
-            if deep:
-                speed = lookahead(o.after, sit.n_melds, unseen)
-            else:
-                speed = o.shanten - live / total + 0.3
-            v = -10.0 * speed + tai - KEEP * keep_score(sit.counts, o.tile)
+            v = self.hand_value(view, sit, o.after, o.shanten, o.live, deep)
+            v -= KEEP * keep_score(sit.counts, o.tile)
             if weight:
                 v -= weight * danger(view, o.tile, threats, sit)
             if bao_dangers(view, o.tile):
                 v -= BAO_PENALTY
             return v
 
-        scored = [(score(o, i < self.lookahead_count), o.tile) for i, o in enumerate(options)]
-        return max(scored, key=lambda s: (s[0], -s[1]))[1]
+        return [(score(o, i < self.lookahead_count), o.tile) for i, o in enumerate(options)]
+
+    def hand_value(self, view: PlayerView, sit: Situation, after: tuple[int, ...],
+                   shanten: int, live: int, deep: bool = True) -> float:
+        """The Owl's value of the 13-tile hand ``after`` (with ``sit``'s sets) waiting for
+        a draw: its speed two draws ahead (``deep``) or by shanten and live tiles, and its
+        tai; the value of a discard adds what the tile thrown costs."""
+        unseen: Sequence[int] = sit.unseen
+        if shanten == 0:
+            # A ready hand is scored exactly: waits too cheap to win are no help.
+            w = ready_waits(view, after, sit.melds, sit.unseen)
+            tai = SECURED * min(w.tai, 5) if w.winning else -DEAD_READY
+            if w.dead_kinds:
+                unseen = [0 if k in w.dead_kinds else n for k, n in enumerate(sit.unseen)]
+                live = w.winning
+        else:
+            tai = plan_value(view_plan(view, after, sit.melds), self.unreachable,
+                             self.potential)
+        if deep:
+            speed = lookahead(after, sit.n_melds, unseen)
+        else:
+            speed = shanten - live / sit.total_unseen + 0.3
+        return -10.0 * speed + tai

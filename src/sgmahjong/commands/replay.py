@@ -31,6 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("file", metavar="FILE", help="a match record (JSON Lines)")
     p.add_argument("--check", action="store_true",
                    help="re-derive and replay the record; exit 1 at the first mismatch")
+    from .review import add_options
+    add_options(p)
     p.set_defaults(func=run)
 
 
@@ -38,6 +40,9 @@ def run(args: argparse.Namespace) -> int:
     from ..record import check_record, read_record
 
     record = read_record(args.file)
+    if getattr(args, "review", False):
+        from .review import run as review
+        return review(record, args)
     if args.check:
         report = check_record(record)
         print(report)

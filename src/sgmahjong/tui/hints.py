@@ -73,6 +73,7 @@ def render(h: engine.Hints, view: PlayerView, legal: Sequence[Action]) -> Hint:
         out.extend(_wait_lines(h.waits, view, show_not_ready=h.discard is None))
     out.extend(_tai_lines(h.tai, view, on_turn=h.discard is not None))
     out.extend(f"[b red]Bao:[/] {tiles_markup(w.sentence)}" for w in h.bao)
+    out.extend(f"[yellow]{tiles_markup(t.sentence)}[/]" for t in h.threats)
     if not out:
         out.append("Nothing to decide yet.")
     return Hint(out, suggest)
@@ -129,7 +130,8 @@ def _discard_lines(d: engine.DiscardHint) -> list[str]:
         bad = d.plan.startswith("but ")
         out.append(f"  [red]{_sentence(d.plan)}[/]" if bad else f"  {_sentence(d.plan)}")
     if d.safety:
-        colour = "green" if d.safety.startswith("it is safe") else "yellow"
+        colour = ("green" if d.danger == "safe" else "red" if d.danger == "dangerous"
+                  else "yellow")
         out.append(f"  [{colour}]{_sentence(d.safety)}[/]")
     return out
 

@@ -219,7 +219,7 @@ def hints_json(v: PlayerView, legal: Sequence[Action]) -> dict[str, Any] | None:
     """The hint panel for ``v`` from :mod:`sgmahjong.agents.hints`, or None without it.
 
     ``lines`` holds every sentence to show, in order, each ``{"kind", "text"}`` (kinds:
-    win, claim, discard, waits, tai, bao); no text is empty. The other fields give the
+    win, claim, discard, waits, tai, bao, danger); no text is empty. The other fields give the
     same hints one by one: ``discard.text`` is the reason after "Throw <name>: ", and
     ``win`` (None when no win is on offer) says "You can win now ...: press W."
     """
@@ -235,17 +235,20 @@ def hints_json(v: PlayerView, legal: Sequence[Action]) -> dict[str, Any] | None:
         "waits": h.waits.sentence, "tai": h.tai.sentence,
         "claims": [{"action": c.action.to_json(), "take": c.take, "text": c.sentence}
                    for c in h.claims],
-        "bao": [b.sentence for b in h.bao], "discard": None, "win": win}
+        "bao": [b.sentence for b in h.bao], "discard": None, "win": win,
+        "threats": [{"seat": int(t.seat), "text": t.sentence} for t in h.threats]}
     lines: list[tuple[str, str]] = []
     if win is not None:
         lines.append(("win", win["text"]))
     lines.extend(("claim", c.sentence) for c in h.claims)
     if h.discard is not None:
         out["discard"] = {"tile": h.discard.tile.text, "name": tile_name(h.discard.tile),
-                          "text": h.discard.reason}
+                          "text": h.discard.reason, "danger": h.discard.danger,
+                          "safer": None if h.discard.safer is None else h.discard.safer.text}
         lines.append(("discard", h.discard.sentence))
     lines += [("waits", h.waits.sentence), ("tai", h.tai.sentence)]
     lines.extend(("bao", b.sentence) for b in h.bao)
+    lines.extend(("danger", t.sentence) for t in h.threats)
     out["lines"] = [{"kind": k, "text": t} for k, t in lines if t]
     return out
 
