@@ -11,7 +11,7 @@ with Chinese characters counted as two (see :func:`display_width`).
 └──┘
 >>> from sgmahjong.tiles import parse_tiles
 >>> tiles_line(parse_tiles("123m5p1z"))
-'1萬 2萬 3萬 5筒 東'
+'1萬 2萬 3萬 5筒 E東'
 >>> markup(Tile.P5)
 '[bold #4d8fe6]5筒[/]'
 """
@@ -137,7 +137,7 @@ def tiles_line(tiles: Iterable[Tile], *, styled: bool = False, sep: str = " ") -
 
 
 def meld_text(meld: Meld, *, styled: bool = False) -> str:
-    """A declared set on one line, e.g. ``"pong 中 中 中"``."""
+    """A declared set on one line, e.g. ``"pong R中 R中 R中"``."""
     return f"{meld.kind.value} {tiles_line(meld.tiles, styled=styled)}"
 
 
@@ -146,7 +146,7 @@ def hand_text(hand: Hand, *, styled: bool = False) -> str:
 
     >>> from sgmahjong.hand import Hand
     >>> hand_text(Hand.parse("123m5p1z, pong 777z, bonus 1f1a"))
-    '1萬 2萬 3萬 5筒 東 | pong 中 中 中 | bonus 1梅 貓'
+    '1萬 2萬 3萬 5筒 E東 | pong R中 R中 R中 | bonus 1梅 Ca貓'
     """
     parts = [tiles_line(sorted(hand.concealed), styled=styled)]
     parts.extend(meld_text(m, styled=styled) for m in hand.melds)
