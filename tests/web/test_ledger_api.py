@@ -169,3 +169,42 @@ def test_a_version_1_database_gains_the_ledgers_table(tmp_path: Path) -> None:
             assert sorted(conn.execute(select(schema_version.c.version)).scalars()) == [1, 2]
     finally:
         store.close()
+
+
+def test_the_laptop_and_the_phones_share_one_ledger_in_the_database(
+        make_client, db_url: str, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    """``sgmahjong ledger --db``: the laptop keeps the ledger in the server's database, the
+    phones follow it by its view link, and a hand entered on a phone shows on the laptop."""
+    from sgmahjong.cli import main
+
+    def cli(*argv: str) -> tuple[int, str, str]:
+        code = main(["ledger", *argv])
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    code, out, err = cli("new", "--db", db_url, "--names", ",".join(NAMES))
+    assert code == 0, err
+    tokens = dict(line.split(": ", 1)[0:2] for line in out.splitlines()
+                  if line.startswith(("Edit token", "View token")))
+    edit = tokens["Edit token"].split()[0]
+    view = tokens["View token"].split()[0]
+    assert edit != view
+    for argv in (["win", "Ann", "3", "--from", "Bob"],
+                 ["drawn", "--instant", "Cy:claimed-kong"]):
+        code, _, err = cli("add", edit, "--db", db_url, *argv)
+        assert code == 0, err
+    client = make_client()
+    shown = client.get(f"/api/ledgers/{view}").json()
+    agrees(shown, HANDS[:2])
+    assert client.post(f"/api/ledgers/{edit}/hands", json=HANDS[2]).status_code == 201
+    # the link as the phone shows it names the ledger as well as the bare token
+    code, out, err = cli("show", f"http://192.168.1.5:8000/ledger/{view}", "--db", db_url,
+                         "--json")
+    assert code == 0, err
+    agrees(json.loads(out), HANDS[:3])
+    # the view token cannot change the ledger, and nothing changes
+    code, _, err = cli("delete", view, "--db", db_url, "1")
+    assert code == 2 and "view token" in err and len(err.strip().splitlines()) == 1
+    code, _, err = cli("show", "no-such-token", "--db", db_url)
+    assert code == 2 and "no ledger" in err
+    agrees(client.get(f"/api/ledgers/{view}").json(), HANDS[:3])

@@ -1,6 +1,7 @@
-"""``sgmahjong ledger``: the evening's ledger in a local file, for a laptop at the table.
+"""``sgmahjong ledger``: the evening's ledger, for a laptop at the table.
 
-The same ledger as the web server's (:mod:`sgmahjong.ledger`), kept as a JSON file.
+The same ledger as the web server's (:mod:`sgmahjong.ledger`), kept as a JSON file, or
+with ``--db`` in the server's database, where the phones at the table follow it by link.
 """
 
 from __future__ import annotations
@@ -29,21 +30,28 @@ examples:
   sgmahjong ledger show tonight.json
   sgmahjong ledger settle tonight.json
 
+  sgmahjong ledger new --db --names Ann,Bob,Cy,Dee      (in the server's database)
+  sgmahjong ledger add EDIT-TOKEN --db win Ann 3 --from Bob
+
 Players are named by name (or 0-3, East of the first hand first). A win is by tai, or the
 full hand (--hand, --win, --meld, --bonus, --event) scored under the ledger's rules at the
-seat the ledger knows. --instant PLAYER:REASON adds an instant payout; reasons:
+seat the ledger knows. With --db [URL] the ledger lives in the web server's database
+(the one 'sgmahjong serve' uses: $SGMAHJONG_DATABASE_URL, else the local SQLite file) and
+is named by its edit token or link (its view token or link for show and settle); the
+server's /ledger/TOKEN page shows it live. --instant PLAYER:REASON adds an instant payout; reasons:
 """ + ", ".join(INSTANT_REASONS) + " (add :dealt for a pair exposed in the deal)."
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("ledger", help="keep the evening's ledger for a real table in a file",
+    p = sub.add_parser("ledger", help="keep the evening's ledger for a real table",
                        description="The evening's ledger: hands in, running totals, who deals "
                                    "next, the round wind, and the settle-up.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     acts = p.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    n = acts.add_parser("new", help="start a ledger file")
-    n.add_argument("file", type=Path)
+    n = acts.add_parser("new", help="start a ledger (a file, or in the database with --db)")
+    n.add_argument("file", nargs="?", metavar="FILE", help="the ledger file to start")
+    _db_option(n)
     n.add_argument("--names", required=True, help="four names, East's first: Ann,Bob,Cy,Dee")
     n.add_argument("--rules", default="standard", metavar="PRESET|FILE",
                    help=f"preset ({', '.join(PRESETS)}) or a .toml rule file")
@@ -53,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     for name, helptext in (("add", "add a hand"), ("edit", "change hand N")):
         a = acts.add_parser(name, help=helptext)
-        a.add_argument("file", type=Path)
+        _ledger_argument(a)
         if name == "edit":
             a.add_argument("number", type=int, help="the hand's number (1 is the first)")
         a.add_argument("kind", choices=["win", "drawn"])
@@ -79,16 +87,92 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         a.set_defaults(func=run_add if name == "add" else run_edit)
 
     d = acts.add_parser("delete", help="remove hand N")
-    d.add_argument("file", type=Path)
+    _ledger_argument(d)
     d.add_argument("number", type=int)
     d.set_defaults(func=run_delete)
 
     for name, helptext, fn in (("show", "the hands, totals and who deals next", run_show),
                                ("settle", "the standings and who pays whom", run_settle)):
         s = acts.add_parser(name, help=helptext)
-        s.add_argument("file", type=Path)
+        _ledger_argument(s)
         s.add_argument("--json", action="store_true", help="print JSON")
         s.set_defaults(func=fn)
+
+
+def _db_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", nargs="?", const="", default=None, metavar="URL",
+                   help="keep the ledger in the web server's database (default: "
+                        "$SGMAHJONG_DATABASE_URL, else the local SQLite file)")
+
+
+def _ledger_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="LEDGER",
+                   help="the ledger file, or with --db its token or link")
+    _db_option(p)
+
+
+# ---------------------------------------------------------------- where it is kept
+
+class LedgerFile:
+    """A ledger kept in a JSON file."""
+
+    def __init__(self, path: str) -> None:
+        self.path = Path(path)
+
+    def load(self) -> Ledger:
+        return load(self.path)
+
+    def save(self, led: Ledger) -> None:
+        save(self.path, led)
+
+
+class LedgerRow:
+    """A ledger in the web server's database, named by its edit or view token."""
+
+    def __init__(self, url: str, token: str) -> None:
+        from ..store.db import TableStore
+        from ..store.ledgers import LedgerStore
+
+        self.store = TableStore(url or None)
+        self.rows = LedgerStore(self.store)
+        self.token = token_of(token)
+
+    def load(self) -> Ledger:
+        stored = self.rows.load(self.token)
+        if stored is None:
+            raise LedgerError(f"no ledger in {_shown(self.store.url)} has the token "
+                              f"{self.token[:70]!r}")
+        self.stored = stored      # the revision a save writes over
+        return Ledger.from_dict(stored.data)
+
+    def save(self, led: Ledger) -> None:
+        from ..store.ledgers import LedgerConflict
+
+        if not self.stored.can_edit:
+            raise LedgerError("this is the ledger's view token: it cannot change the "
+                              "ledger (use the edit token)")
+        try:
+            self.rows.save(self.stored.id, self.stored.revision, led.to_dict())
+        except LedgerConflict as exc:
+            raise LedgerError(str(exc)) from None
+
+
+def token_of(text: str) -> str:
+    """The token in a ledger link (``http://host:8000/ledger/TOKEN``) or the token itself."""
+    text = text.strip().rstrip("/")
+    return text.rsplit("/", 1)[-1] if "/ledger/" in text else text
+
+
+def _shown(url: str) -> str:
+    from ..store.db import database_url
+
+    return database_url(url).render_as_string(hide_password=True)
+
+
+def _open(args: argparse.Namespace) -> LedgerFile | LedgerRow:
+    if args.db is not None:
+        return LedgerRow(args.db, args.file)
+    return LedgerFile(args.file)
 
 
 # ---------------------------------------------------------------- file
@@ -123,13 +207,32 @@ def save(path: Path, led: Ledger) -> None:
 # ---------------------------------------------------------------- actions
 
 def run_new(args: argparse.Namespace) -> int:
-    if args.file.exists() and not args.force:
+    if args.db is None and args.file is None:
+        raise LedgerError("name the ledger file to start (or add --db to keep it in the "
+                          "server's database)")
+    if args.db is not None and args.file is not None:
+        raise LedgerError("a ledger in the database (--db) is named by the token it gets: "
+                          f"leave out {args.file!r}")
+    if args.file is not None and Path(args.file).exists() and not args.force:
         raise LedgerError(f"{args.file} exists already: choose another name or add --force")
     names = [n.strip() for n in args.names.split(",")]
     led = Ledger.new(names, args.rules, args.stake)
-    save(args.file, led)
-    print(f"New ledger {args.file}: {', '.join(led.names)}; {led.rules.name} rules"
-          + (f", {led.stake} a point" if led.stake is not None else "") + ".")
+    about = (f"{', '.join(led.names)}; {led.rules.name} rules"
+             + (f", {led.stake} a point" if led.stake is not None else "") + ".")
+    if args.db is not None:
+        from ..store.db import TableStore
+        from ..store.ledgers import LedgerStore
+
+        store = TableStore(args.db or None)
+        view, edit = LedgerStore(store).create(led.to_dict())
+        print(f"New ledger in {_shown(store.url)}: {about}")
+        print(f"Edit token: {edit}  (changes it; the server shows it at /ledger/{edit})")
+        print(f"View token: {view}  (for the others: /ledger/{view})")
+        _next(led)
+        return 0
+    path = Path(args.file)
+    save(path, led)
+    print(f"New ledger {path}: {about}")
     _next(led)
     return 0
 
@@ -190,26 +293,29 @@ def _number(led: Ledger, number: int) -> int:
 
 
 def run_add(args: argparse.Namespace) -> int:
-    led = load(args.file).add(entry(args))
-    save(args.file, led)
+    place = _open(args)
+    led = place.load().add(entry(args))
+    place.save(led)
     _report(led, len(led.hands) - 1)
     return 0
 
 
 def run_edit(args: argparse.Namespace) -> int:
-    led = load(args.file)
+    place = _open(args)
+    led = place.load()
     i = _number(led, args.number)
     led = led.edit(i, entry(args))
-    save(args.file, led)
+    place.save(led)
     _report(led, i)
     return 0
 
 
 def run_delete(args: argparse.Namespace) -> int:
-    led = load(args.file)
+    place = _open(args)
+    led = place.load()
     i = _number(led, args.number)
     led = led.delete(i)
-    save(args.file, led)
+    place.save(led)
     print(f"Hand {args.number} deleted.")
     _totals(led)
     _next(led)
@@ -217,7 +323,7 @@ def run_delete(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    led = load(args.file)
+    led = _open(args).load()
     if args.json:
         print(json.dumps(led.summary(), ensure_ascii=False))
         return 0
@@ -237,7 +343,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_settle(args: argparse.Namespace) -> int:
-    led = load(args.file)
+    led = _open(args).load()
     s = led.summary()
     if args.json:
         print(json.dumps({"standings": s["standings"], "settle": s["settle"]},
