@@ -28,7 +28,7 @@ from .agents import Agent, UnknownAgent, make_agent
 from .errors import SgmahjongError
 from .game.match import Match
 from .game.prng import derive_seed
-from .record import record_from_match, write_record
+from .record import Record, record_from_match, write_record
 from .rules import Ruleset, load_rules, rules_from_dict
 
 AGENT_SEED_SALT = 0x5EA7A6E7
@@ -71,6 +71,20 @@ CMD_PREFIX = "cmd:"
 def play_game(rules: Ruleset, players: Sequence[str], seed: int, index: int = 0, *,
               quick: bool = False, records: Path | None = None) -> GameResult:
     """Play one full match; write its record into ``records`` (a directory) if given."""
+    result, match = play_match(rules, players, seed, index, quick=quick)
+    if records is not None:
+        write_record(records / record_name(index), game_record(match, players, index))
+    return result
+
+
+def game_record(match: Match, players: Sequence[str], index: int) -> Record:
+    """The record of game ``index`` of a run, as ``--records`` writes it."""
+    return record_from_match(match, players, meta={"game": index})
+
+
+def play_match(rules: Ruleset, players: Sequence[str], seed: int, index: int = 0, *,
+               quick: bool = False) -> tuple[GameResult, Match]:
+    """Play one full match: its summary line and the finished match (for its record)."""
     match = Match(rules, seed, quick=quick)
     players_ = [make_player(name, agent_seed(seed, p), p) for p, name in enumerate(players)]
     try:
@@ -90,11 +104,9 @@ def play_game(rules: Ruleset, players: Sequence[str], seed: int, index: int = 0,
             wins[w.player] += 1
             for pid in {p for p, _ in w.patterns}:
                 patterns[pid] = patterns.get(pid, 0) + 1
-    if records is not None:
-        write_record(records / record_name(index),
-                     record_from_match(match, players, meta={"game": index}))
-    return GameResult(index, seed, tuple(h.deltas for h in result.hands), draws,
-                      (wins[0], wins[1], wins[2], wins[3]), tuple(sorted(patterns.items())))
+    summary = GameResult(index, seed, tuple(h.deltas for h in result.hands), draws,
+                         (wins[0], wins[1], wins[2], wins[3]), tuple(sorted(patterns.items())))
+    return summary, match
 
 
 def make_player(name: str, seed: int, player: int = 0) -> Agent:
@@ -210,8 +222,14 @@ def summarise(rules: Ruleset, players: Sequence[str], seed: int, results: Sequen
                    sum(r.draws for r in ordered), seconds, seats, top, interrupted)
 
 
+def rules_json(rules: Ruleset) -> str:
+    """The rules as the text sent to worker processes (smaller than a pickled Ruleset)."""
+    return json.dumps(rules.to_dict(), sort_keys=True)
+
+
 @cache
-def _rules_of(data: str) -> Ruleset:
+def rules_of(data: str) -> Ruleset:
+    """The rules sent as :func:`rules_json` (read once per worker process)."""
     return rules_from_dict(json.loads(data))
 
 
@@ -219,22 +237,17 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C
 
 
-def _worker_game(rules_json: str, players: tuple[str, ...], seed: int,
+def _worker_game(rules_text: str, players: tuple[str, ...], seed: int,
                  index: int, quick: bool, records: str | None) -> GameResult:
-    rules = _rules_of(rules_json)
+    rules = rules_of(rules_text)
     return play_game(rules, players, game_seed(seed, index), index, quick=quick,
                      records=Path(records) if records else None)
 
 
-def simulate(rules: str | Path | Ruleset, players: Sequence[str], *, games: int = 10,
-             seed: int = 1, workers: int = 1, quick: bool = False,
-             records: str | Path | None = None,
-             progress: Callable[[int], None] | None = None) -> Summary:
-    """Play ``games`` full matches and summarise them. ``progress(done)`` is called after
-    each game. Ctrl-C stops early: the summary then covers the games finished so far and
-    has ``interrupted`` set."""
-    import json
-
+def prepare(rules: str | Path | Ruleset, players: Sequence[str], *, quick: bool = False,
+            records: str | Path | None = None) -> tuple[Ruleset, tuple[str, ...], Path | None]:
+    """Check a run before any game: the rules, four known players, quick games where the
+    rules have them; make the records folder. Returns the rules, players and folder."""
     rs = load_rules(rules)
     players = tuple(players)
     for name in set(players):
@@ -248,6 +261,17 @@ def simulate(rules: str | Path | Ruleset, players: Sequence[str], *, games: int 
     if records is not None:
         out_dir = Path(records)
         out_dir.mkdir(parents=True, exist_ok=True)
+    return rs, players, out_dir
+
+
+def simulate(rules: str | Path | Ruleset, players: Sequence[str], *, games: int = 10,
+             seed: int = 1, workers: int = 1, quick: bool = False,
+             records: str | Path | None = None,
+             progress: Callable[[int], None] | None = None) -> Summary:
+    """Play ``games`` full matches and summarise them. ``progress(done)`` is called after
+    each game. Ctrl-C stops early: the summary then covers the games finished so far and
+    has ``interrupted`` set."""
+    rs, players, out_dir = prepare(rules, players, quick=quick, records=records)
     results: list[GameResult] = []
     interrupted = False
     start = time.perf_counter()
@@ -259,11 +283,10 @@ def simulate(rules: str | Path | Ruleset, players: Sequence[str], *, games: int 
                 if progress:
                     progress(len(results))
         else:
-            rules_json = json.dumps(rs.to_dict(), sort_keys=True)
             pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
             try:
                 pending: set[Future[GameResult]] = {
-                    pool.submit(_worker_game, rules_json, players, seed, i,
+                    pool.submit(_worker_game, rules_json(rs), players, seed, i,
                                 quick, str(out_dir) if out_dir else None)
                     for i in range(games)}
                 while pending:
@@ -290,4 +313,5 @@ def pattern_names(patterns: Mapping[str, int]) -> list[tuple[str, str, int]]:
 
 
 __all__ = ["GameResult", "PlayerStats", "SimulateError", "Summary", "agent_seed", "ci95",
-           "game_seed", "pattern_names", "play_game", "record_name", "simulate", "summarise"]
+           "game_record", "game_seed", "pattern_names", "play_game", "play_match", "prepare",
+           "record_name", "rules_json", "rules_of", "simulate", "summarise"]

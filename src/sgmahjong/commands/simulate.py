@@ -18,10 +18,13 @@ examples:
   sgmahjong simulate --games 100 --workers 4
   sgmahjong simulate --rules garden --quick --players random,greedy,greedy,greedy --json
   sgmahjong simulate --games 5 --records out/      # one match record per game
+  sgmahjong simulate --games 10000 --ray           # on a local Ray cluster
+  sgmahjong simulate --games 10000 --ray auto      # on the Ray cluster this node is in
 
 Statistics are per match player (0-3, in --players order), not per seat wind: the banker,
 and with it every seat wind, rotates during a match. Game i is seeded from --seed and i
-with the project's PRNG, so the results are the same for any --workers.
+with the project's PRNG, so the results are the same for any --workers, and with --ray.
+--ray needs Ray (pip install "sgmahjong[ray]") on this machine and every node.
 """
 
 
@@ -44,6 +47,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "cmd:COMMAND for an outside bot program (docs/protocol.md)")
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="worker processes (default 1)")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="play the games on a Ray cluster: ADDRESS as ray.init takes it "
+                        "('auto', 'HOST:6379', 'ray://HOST:10001'); none starts a local "
+                        "cluster (of --workers CPUs if given, else all)")
     p.add_argument("--records", metavar="DIR",
                    help="write one match record (JSON Lines) per game into DIR")
     p.add_argument("--quick", action="store_true",
@@ -98,9 +105,18 @@ def run(args: argparse.Namespace) -> int:
             def progress(done: int) -> None:
                 bar.update(task, completed=done)
 
-        summary = simulate(args.rules, players, games=args.games, seed=args.seed,
-                           workers=args.workers, quick=args.quick, records=args.records,
-                           progress=progress)
+        if args.ray is not None:
+            from ..cluster import simulate_on_ray
+
+            summary = simulate_on_ray(args.rules, players, games=args.games, seed=args.seed,
+                                      quick=args.quick, records=args.records,
+                                      address=args.ray or None,
+                                      cpus=args.workers if args.workers > 1 else None,
+                                      progress=progress)
+        else:
+            summary = simulate(args.rules, players, games=args.games, seed=args.seed,
+                               workers=args.workers, quick=args.quick,
+                               records=args.records, progress=progress)
     if args.json:
         print(json.dumps(summary.to_json(), ensure_ascii=False))
     else:
