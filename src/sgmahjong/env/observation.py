@@ -55,7 +55,7 @@ FIELDS: tuple[Field, ...] = (
     Field("bonus", (4, 12), 1),
     Field("discards", (4, MAX_DISCARDS), 34),
     Field("discard_counts", (4,), 148),
-    Field("concealed_counts", (4,), 14),
+    Field("concealed_counts", (4,), 18),
     Field("seen", (34,), 4),
     Field("wall", (3,), 148),
     Field("progress", (3,), 10_000),
