@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from sgmahjong.agents import make_agent
-from sgmahjong.env import action_index, env
+from sgmahjong.env import action_index, env, unpack
 from sgmahjong.game.engine import Game
 from sgmahjong.game.events import InstantPayout, Settled
 from sgmahjong.rules import PRESETS
@@ -72,3 +72,10 @@ def test_match_rewards_add_up_to_the_match_scores() -> None:
     assert e.match is not None and e.match.state.ended
     assert len(e.match.hands) >= 4       # a full match: every seat dealt at least once
     assert [total[f"player_{p}"] for p in range(4)] == list(e.match.state.scores)
+    # the last hand's final table stays observable, with the totals from before that hand
+    last = e.match.hands[-1]
+    fields = unpack(e.observe("player_0")["observation"])
+    seat = e.seat_of("player_0")
+    before = [e.match.state.scores[p] - last.deltas[p] for p in range(4)]
+    assert fields["match_scores"][0] == before[0]
+    assert fields["seat_wind"][seat] == 1

@@ -24,7 +24,7 @@ from pettingzoo import AECEnv
 from ..game.actions import Action
 from ..game.engine import Game
 from ..game.legal import why_illegal
-from ..game.match import Match
+from ..game.match import Match, MatchState
 from ..game.wall import KIND
 from ..rules.loading import load_rules
 from ..rules.model import Ruleset
@@ -77,6 +77,7 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
         self.match: Match | None = None
         self.game: Game | None = None
         self._totals = [0, 0, 0, 0]
+        self._seat(None)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -87,24 +88,30 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
     # --- who sits where -------------------------------------------------------------
     def seat_of(self, agent: str) -> Seat:
         """The seat ``agent`` holds in the current hand."""
-        player = AGENTS.index(agent)
-        if self.match is None:
-            return Seat(player)
-        return self.match.state.seat_of(player)
+        return self._seats[agent]
 
     def agent_at(self, seat: Seat) -> str:
-        if self.match is None:
-            return AGENTS[seat]
-        return AGENTS[self.match.state.player_at(seat)]
+        """The agent sitting at ``seat`` in the current hand."""
+        return self._agents[seat]
+
+    def _seat(self, seating: MatchState | None) -> None:
+        """Seat the players for a hand (in a match, as its state says before the hand)."""
+        self._seating = seating
+        self._seats = {a: Seat(p) if seating is None else seating.seat_of(p)
+                       for p, a in enumerate(AGENTS)}
+        self._agents = {seat: a for a, seat in self._seats.items()}
 
     def _points(self) -> list[int]:
         """Each player's points so far in the episode."""
         g = self.game
-        hand = g.state.scores if g is not None else (0, 0, 0, 0)
+        assert g is not None
+        hand = g.state.scores
         if self.match is None:
             return [hand[0], hand[1], hand[2], hand[3]]
-        st = self.match.state
-        return [st.scores[p] + (hand[st.seat_of(p)] if g is not None else 0) for p in range(4)]
+        totals = self.match.state.scores
+        if g.ended:   # recorded: its payments are in the match totals
+            return list(totals)
+        return [totals[p] + hand[self.seat_of(AGENTS[p])] for p in range(4)]
 
     # --- the PettingZoo API ---------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -114,10 +121,12 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
             self._rng = random.Random(secrets.randbits(64))
         if self.mode == "match":
             self.match = Match(self.rules, self._rng.getrandbits(63), quick=self.quick)
+            self._seat(self.match.state)
             self.game = self.match.start_hand()
             self._play_on()
         else:
             self.match = None
+            self._seat(None)
             # A hand that ends in the deal (Eight Flowers dealt to one seat) has nothing to
             # decide: dealt again from the next seed.
             while True:
@@ -135,12 +144,15 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _play_on(self) -> None:
-        """In a match, record each ended hand and deal the next (a hand can end in its deal)."""
+        """In a match, record each ended hand and deal the next (a hand can end in its deal).
+        The match's last hand stays as ``game``, so its final table can still be observed."""
         m = self.match
         assert m is not None
-        while self.game is not None and self.game.ended:
+        while self.game is not None and self.game.ended and m.game is not None:
             m.finish_hand()
-            self.game = None if m.state.ended else m.start_hand()
+            if not m.state.ended:
+                self._seat(m.state)
+                self.game = m.start_hand()
 
     def _select(self) -> None:
         g = self.game
@@ -166,13 +178,13 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         g = self.game
-        if g is None:  # the match is over: the last hand's final table is no longer held
-            return {"observation": np.zeros_like(LOW), "action_mask":
-                    np.zeros(NUM_ACTIONS, np.int8)}
+        assert g is not None, "reset() first"
         seat = self.seat_of(agent)
         match_scores = None
-        if self.match is not None:
-            st = self.match.state
+        if self.match is not None and self._seating is not None:
+            # the totals before this hand (for the match's last hand, after it would be
+            # its own payments counted twice beside the hand's scores)
+            st = self._seating
             match_scores = [st.scores[st.player_at(s)] for s in Seat]
         return {"observation": encode(g.view(seat), match_scores),
                 "action_mask": self.action_mask(agent)}
@@ -192,7 +204,7 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
         self.rewards = {a: points[i] - self._totals[i] for i, a in enumerate(AGENTS)}
         self._totals = points
         self._accumulate_rewards()
-        over = self.game is None if self.match is not None else g.ended
+        over = self.match.state.ended if self.match is not None else g.ended
         if over:
             self.terminations = dict.fromkeys(AGENTS, True)
         else:
@@ -238,10 +250,7 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
 
     def table_text(self) -> str:
         g = self.game
-        if g is None:
-            assert self.match is not None
-            return "match over; scores by player: " + ", ".join(
-                f"{a} {s}" for a, s in zip(AGENTS, self.match.state.scores, strict=True))
+        assert g is not None, "reset() first"
         st = g.state
         lines = [f"{self.rules.name}, hand {st.hand_number + 1}, round wind "
                  f"{st.round_wind.name.title()}, wall {st.wall.remaining if st.wall else 0}, "
@@ -261,6 +270,9 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
         if g.ended:
             lines.append("hand over: " + ", ".join(
                 f"{self.agent_at(s)} {st.scores[s]:+d}" for s in Seat))
+        if self.match is not None and self.match.state.ended:
+            lines.append("match over: " + ", ".join(
+                f"{a} {p:+d}" for a, p in zip(AGENTS, self.match.state.scores, strict=True)))
         return "\n".join(lines)
 
     def close(self) -> None:

@@ -75,7 +75,17 @@ HIGH = np.concatenate([np.full(f.size, f.high, np.float32) for f in FIELDS])
 _PHASES = {Phase.TURN: 0, Phase.CLAIMS: 1, Phase.ROB_KONG: 2, Phase.EXPOSED: 3}
 _MELD_FIELD = {MeldKind.PONG: "pongs", MeldKind.KONG: "kongs",
                MeldKind.CONCEALED_KONG: "concealed_kongs"}
-_HAND, _DRAWN, _OFFERED = OFFSET["hand"], OFFSET["drawn"], OFFSET["offered"]
+_HAND, _DRAWN, _OFFERED, _PHASE, _TURN, _SEAT_WIND, _ROUND_WIND, _FLAGS, _PASSED, _BLOCKED = (
+    OFFSET[n] for n in ("hand", "drawn", "offered", "phase", "turn", "seat_wind", "round_wind",
+                        "flags", "passed", "blocked"))
+_CHOWS, _BONUS, _DISCARDS, _DISCARD_COUNTS, _CONCEALED_COUNTS, _SEEN = (
+    OFFSET[n] for n in ("chows", "bonus", "discards", "discard_counts", "concealed_counts",
+                        "seen"))
+_WALL, _PROGRESS, _SCORES, _MATCH_SCORES = (
+    OFFSET[n] for n in ("wall", "progress", "scores", "match_scores"))
+_SET_BASE = {kind: OFFSET[name] for kind, name in _MELD_FIELD.items()}
+_CHOW = MeldKind.CHOW
+_ZERO = bytes(4 * SIZE)
 
 
 def encode(view: PlayerView, match_scores: Sequence[int] | None = None) -> np.ndarray:
@@ -83,57 +93,65 @@ def encode(view: PlayerView, match_scores: Sequence[int] | None = None) -> np.nd
 
     ``match_scores`` are the running match totals before this hand, by seat (public; zeros
     when omitted, as in a single hand)."""
-    out = np.zeros(SIZE, np.float32)
+    # Written element by element into a plain buffer, then handed to numpy: single writes to
+    # a memoryview cost less than numpy's, and this runs at every step of a learner.
+    buf = bytearray(_ZERO)
+    out = memoryview(buf).cast("f")
     me = view.seat
     for t in view.concealed:
         if t < 34:
             out[_HAND + t] += 1
-    if view.last_drawn is not None and view.last_drawn < 34:
-        out[_DRAWN + view.last_drawn] = 1
+    drawn = view.last_drawn
+    if drawn is not None and drawn < 34:
+        out[_DRAWN + drawn] = 1
     if view.window_tile is not None:
         out[_OFFERED + view.window_tile] = 1
     ph = _PHASES.get(view.phase)
     if ph is not None:
-        out[OFFSET["phase"] + ph] = 1
-    out[OFFSET["turn"] + (view.turn - me) % 4] = 1
-    out[OFFSET["seat_wind"] + me] = 1
-    out[OFFSET["round_wind"] + view.round_wind] = 1
-    flags = OFFSET["flags"]
-    out[flags] = view.must_discard
-    out[flags + 1] = view.draw_replacement
-    out[flags + 2] = view.draw_final
+        out[_PHASE + ph] = 1
+    out[_TURN + (view.turn - me) % 4] = 1
+    out[_SEAT_WIND + me] = 1
+    out[_ROUND_WIND + view.round_wind] = 1
+    out[_FLAGS] = view.must_discard
+    out[_FLAGS + 1] = view.draw_replacement
+    out[_FLAGS + 2] = view.draw_final
     for t in view.passed:
-        out[OFFSET["passed"] + t] = 1
+        out[_PASSED + t] = 1
     if view.blocked is not None:
-        out[OFFSET["blocked"] + view.blocked] = 1
+        out[_BLOCKED + view.blocked] = 1
     for sv in view.seats:
         r = (sv.seat - me) % 4
         for m in sv.melds:
             meld = m.meld
-            if meld.kind is MeldKind.CHOW:
-                base = OFFSET["chows"] + 34 * r + meld.tile
-                out[base:base + 3] += 1
+            if meld.kind is _CHOW:
+                base = _CHOWS + 34 * r + meld.tile
+                out[base] += 1
+                out[base + 1] += 1
+                out[base + 2] += 1
             else:
-                out[OFFSET[_MELD_FIELD[meld.kind]] + 34 * r + meld.tile] = 1
+                out[_SET_BASE[meld.kind] + 34 * r + meld.tile] = 1
         for t in sv.bonus:
-            out[OFFSET["bonus"] + 12 * r + t - 34] = 1
-        discards = sv.discards[-MAX_DISCARDS:]
-        base = OFFSET["discards"] + MAX_DISCARDS * r
-        out[base:base + len(discards)] = discards
-        out[base:base + len(discards)] += 1     # kind + 1, so that 0 means "no discard"
-        out[OFFSET["discard_counts"] + r] = len(sv.discards)
-        out[OFFSET["concealed_counts"] + r] = sv.concealed_count
-        out[OFFSET["scores"] + r] = sv.score
+            out[_BONUS + 12 * r + t - 34] = 1
+        discards = sv.discards
+        at = _DISCARDS + MAX_DISCARDS * r
+        for i, t in enumerate(discards[-MAX_DISCARDS:], at):
+            out[i] = t + 1     # kind + 1, so that 0 means "no discard"
+        out[_DISCARD_COUNTS + r] = len(discards)
+        out[_CONCEALED_COUNTS + r] = sv.concealed_count
+        out[_SCORES + r] = sv.score
         if match_scores is not None:
-            out[OFFSET["match_scores"] + r] = match_scores[sv.seat]
-    seen = OFFSET["seen"]
-    out[seen:seen + 34] = view.seen[:34]
-    wall = OFFSET["wall"]
-    out[wall:wall + 3] = (view.wall_remaining, view.live_remaining,
-                          view.replacements_remaining)
-    progress = OFFSET["progress"]
-    out[progress:progress + 3] = (view.hand_number, view.discard_count, view.sets_declared)
-    return out
+            out[_MATCH_SCORES + r] = float(match_scores[sv.seat])
+    seen = view.seen
+    for t in range(34):
+        if seen[t]:
+            out[_SEEN + t] = seen[t]
+    out[_WALL] = view.wall_remaining
+    out[_WALL + 1] = view.live_remaining
+    out[_WALL + 2] = view.replacements_remaining
+    out[_PROGRESS] = view.hand_number
+    out[_PROGRESS + 1] = view.discard_count
+    out[_PROGRESS + 2] = view.sets_declared
+    return np.frombuffer(buf, np.float32)
 
 
 def unpack(obs: np.ndarray) -> dict[str, np.ndarray]:
