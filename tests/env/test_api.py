@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from sgmahjong.env import env
+from sgmahjong.env import EnvError, env
 from sgmahjong.rules import PRESETS
 
 # Expected for environments with an action mask in a Dict observation (PettingZoo's own
@@ -50,7 +50,7 @@ def test_render_shows_the_table_as_text() -> None:
 
 
 def test_bad_arguments_are_named() -> None:
-    with pytest.raises(ValueError, match="mode 'round'"):
+    with pytest.raises(EnvError, match="mode 'round'"):
         env(mode="round")
-    with pytest.raises(ValueError, match="render_mode 'rgb_array'"):
+    with pytest.raises(EnvError, match="render_mode 'rgb_array'"):
         env(render_mode="rgb_array")

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from sgmahjong.env import SingleSeatEnv
+from sgmahjong.agents import UnknownAgent
+from sgmahjong.env import EnvError, SingleSeatEnv
 from sgmahjong.env.actions import PONG, ActionError
 from sgmahjong.game.actions import Action, Discard, Pass, Win
 from sgmahjong.game.view import PlayerView
@@ -79,9 +80,9 @@ def test_an_illegal_action_falls_back_or_raises() -> None:
 
 
 def test_unknown_opponents_and_players_are_named() -> None:
-    with pytest.raises(Exception, match="unknown player 'eagle'"):
+    with pytest.raises(UnknownAgent, match="unknown player 'eagle'"):
         SingleSeatEnv("standard", "eagle")
-    with pytest.raises(ValueError, match="expected one opponent or three, got 2"):
+    with pytest.raises(EnvError, match="expected one opponent or three, got 2"):
         SingleSeatEnv("standard", ["owl", "fox"])
-    with pytest.raises(ValueError, match="player 4"):
+    with pytest.raises(EnvError, match="player 4"):
         SingleSeatEnv("standard", player=4)

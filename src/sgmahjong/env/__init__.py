@@ -14,10 +14,11 @@ except ImportError as e:  # pragma: no cover (the extra is installed wherever te
     raise ImportError(f"sgmahjong.env needs the optional 'env' dependencies ({e.name} is "
                       "missing): pip install \"sgmahjong[env]\"") from None
 
-from .actions import NUM_ACTIONS, action_index, describe, index_action, legal_mask
-from .aec import MahjongEnv, env, raw_env
+from .actions import NUM_ACTIONS, ActionError, action_index, describe, index_action, legal_mask
+from .aec import EnvError, MahjongEnv, env, raw_env
 from .observation import FIELDS, SIZE, encode, unpack
 from .single import SingleSeatEnv
 
-__all__ = ["FIELDS", "NUM_ACTIONS", "SIZE", "MahjongEnv", "SingleSeatEnv", "action_index",
-           "describe", "encode", "env", "index_action", "legal_mask", "raw_env", "unpack"]
+__all__ = ["FIELDS", "NUM_ACTIONS", "SIZE", "ActionError", "EnvError", "MahjongEnv",
+           "SingleSeatEnv", "action_index", "describe", "encode", "env", "index_action",
+           "legal_mask", "raw_env", "unpack"]

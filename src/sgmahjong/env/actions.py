@@ -25,6 +25,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..errors import SgmahjongError
 from ..game.actions import Action, Chow, Discard, Kong, Pass, Pong, Win
 from ..game.view import PlayerView
 from ..tiles import Tile
@@ -42,8 +43,8 @@ NUM_ACTIONS = 109
 _KONG_BASE = {"concealed": CONCEALED_KONG, "added": ADDED_KONG}
 
 
-class ActionError(ValueError):
-    """An action index that does not name a legal action now."""
+class ActionError(SgmahjongError):
+    """An action index that does not name a legal action now (the message says why)."""
 
 
 def action_index(action: Action, offered: Tile | None = None) -> int:

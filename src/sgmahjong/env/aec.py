@@ -21,6 +21,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..errors import SgmahjongError
 from ..game.actions import Action
 from ..game.engine import Game
 from ..game.legal import why_illegal
@@ -33,6 +34,11 @@ from .actions import NUM_ACTIONS, ActionError, action_index, describe, index_act
 from .observation import HIGH, LOW, encode
 
 MODES = ("hand", "match")
+
+
+class EnvError(SgmahjongError):
+    """An environment asked for with arguments it cannot take (the message names which)."""
+
 AGENTS = tuple(f"player_{i}" for i in range(4))
 
 
@@ -58,14 +64,14 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
                  quick: bool = False, render_mode: str | None = None) -> None:
         super().__init__()
         if mode not in MODES:
-            raise ValueError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
+            raise EnvError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r}: expected 'human' or 'ansi'")
+            raise EnvError(f"render_mode {render_mode!r}: expected 'human' or 'ansi'")
         self.rules = load_rules(rules)
         self.mode = mode
         self.quick = quick
         if mode == "match" and quick and self.rules.match.quick_game_hands <= 0:
-            raise ValueError(f"the {self.rules.name} rules have no quick game")
+            raise EnvError(f"the {self.rules.name} rules have no quick game")
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
@@ -286,4 +292,4 @@ def env(rules: str | Ruleset = "standard", **kwargs: Any) -> MahjongEnv:
 
 raw_env = env
 
-__all__ = ["AGENTS", "MODES", "MahjongEnv", "env", "observation_space", "raw_env"]
+__all__ = ["AGENTS", "MODES", "EnvError", "MahjongEnv", "env", "observation_space", "raw_env"]

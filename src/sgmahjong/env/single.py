@@ -19,7 +19,7 @@ from ..game.actions import Action, Discard, Pass
 from ..game.view import PlayerView
 from ..rules.model import Ruleset
 from .actions import ActionError, action_index
-from .aec import AGENTS, MahjongEnv, observation_space
+from .aec import AGENTS, EnvError, MahjongEnv, observation_space
 
 Opponent = str | Callable[[PlayerView, list[Action]], Action] | Any
 ILLEGAL = ("fallback", "raise")
@@ -42,18 +42,18 @@ class SingleSeatEnv(gym.Env):  # type: ignore[misc]
                  mode: str = "hand", quick: bool = False, illegal: str = "fallback",
                  render_mode: str | None = None) -> None:
         if player not in range(4):
-            raise ValueError(f"player {player!r}: expected 0-3")
+            raise EnvError(f"player {player!r}: expected 0-3")
         if illegal not in ILLEGAL:
-            raise ValueError(f"illegal {illegal!r}: expected one of {', '.join(ILLEGAL)}")
+            raise EnvError(f"illegal {illegal!r}: expected one of {', '.join(ILLEGAL)}")
         self.aec = MahjongEnv(rules, mode=mode, quick=quick, render_mode=None)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r}: expected 'human' or 'ansi'")
+            raise EnvError(f"render_mode {render_mode!r}: expected 'human' or 'ansi'")
         self.render_mode = render_mode
         self.agent = AGENTS[player]
         if isinstance(opponents, str) or not isinstance(opponents, Sequence):
             opponents = [opponents] * 3
         if len(opponents) != 3:
-            raise ValueError(f"expected one opponent or three, got {len(opponents)}")
+            raise EnvError(f"expected one opponent or three, got {len(opponents)}")
         for o in opponents:
             if isinstance(o, str):
                 make_agent(o)   # an unknown name fails here, not at the first reset
