@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
 from sgmahjong.agents import UnknownAgent
-from sgmahjong.env import EnvError, SingleSeatEnv
+from sgmahjong.env import SINGLE_SEAT_ID, EnvError, SingleSeatEnv
 from sgmahjong.env.actions import PONG, ActionError
 from sgmahjong.game.actions import Action, Discard, Pass, Win
 from sgmahjong.game.view import PlayerView
@@ -27,6 +28,14 @@ def tsumogiri(view: PlayerView, legal: Sequence[Action]) -> Action:
 @pytest.mark.parametrize("opponents", ["greedy", "owl"])
 def test_passes_gymnasiums_env_checker(opponents: str) -> None:
     check_env(SingleSeatEnv("standard", opponents, player=2), skip_render_check=True)
+
+
+def test_registered_with_gymnasium_and_renders_in_both_modes(capsys: pytest.CaptureFixture
+                                                             ) -> None:
+    made = gymnasium.make(SINGLE_SEAT_ID, rules="limit", opponents="greedy", player=1,
+                          render_mode="ansi")
+    check_env(made.unwrapped)         # with a spec, the checker renders every mode
+    assert capsys.readouterr().out.startswith("limit, hand 1, round wind East")
 
 
 def play(env: SingleSeatEnv, seed: int) -> tuple[float, int, bool]:

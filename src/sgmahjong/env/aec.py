@@ -58,7 +58,7 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
     """
 
     metadata: ClassVar[dict[str, Any]] = {"name": "sgmahjong_v0", "render_modes": ["human", "ansi"],
-                "is_parallelizable": False}
+                "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, rules: str | Ruleset = "standard", *, mode: str = "hand",
                  quick: bool = False, render_mode: str | None = None) -> None:
@@ -188,8 +188,7 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
         seat = self.seat_of(agent)
         match_scores = None
         if self.match is not None and self._seating is not None:
-            # the totals before this hand (for the match's last hand, after it would be
-            # its own payments counted twice beside the hand's scores)
+            # The totals before this hand: the hand's own points are in the scores field.
             st = self._seating
             match_scores = [st.scores[st.player_at(s)] for s in Seat]
         return {"observation": encode(g.view(seat), match_scores),

@@ -35,7 +35,7 @@ class SingleSeatEnv(gym.Env):  # type: ignore[misc]
     ``illegal_action`` set.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
     def __init__(self, rules: str | Ruleset = "standard",
                  opponents: Opponent | Sequence[Opponent] = "owl", *, player: int = 0,
