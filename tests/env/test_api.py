@@ -6,7 +6,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from sgmahjong.env import EnvError, env
-from sgmahjong.rules import PRESETS
+from sgmahjong.rules import PRESETS, load_rules
 
 # Expected for environments with an action mask in a Dict observation (PettingZoo's own
 # classic games are on its list of exceptions).
@@ -30,6 +30,14 @@ def test_hand_env_is_deterministic_under_a_seed(preset: str) -> None:
 def test_match_env_passes_the_api_and_seed_tests(preset: str) -> None:
     api_test(env(preset, mode="match", quick=preset == "garden"), num_cycles=40)
     seed_test(lambda: env(preset, mode="match"), num_cycles=40)
+
+
+def test_takes_a_ruleset_as_well_as_a_preset_name() -> None:
+    rules = load_rules("menqing")
+    e = env(rules)
+    e.reset(seed=0)
+    assert e.rules is rules
+    api_test(e, num_cycles=10)
 
 
 def test_different_seeds_deal_different_hands() -> None:

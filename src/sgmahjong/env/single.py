@@ -14,14 +14,14 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 
-from ..agents import make_agent
+from ..agents import Agent, make_agent
 from ..game.actions import Action, Discard, Pass
 from ..game.view import PlayerView
 from ..rules.model import Ruleset
 from .actions import ActionError, action_index
 from .aec import AGENTS, EnvError, MahjongEnv, observation_space
 
-Opponent = str | Callable[[PlayerView, list[Action]], Action] | Any
+Opponent = str | Callable[[PlayerView, list[Action]], Action] | Agent
 ILLEGAL = ("fallback", "raise")
 
 
