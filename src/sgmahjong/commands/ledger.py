@@ -15,6 +15,7 @@ from typing import Any
 from ..errors import SgmahjongError
 from ..ledger import INSTANT_REASONS, Ledger, LedgerError
 from ..rules.loading import PRESETS
+from .terminal import HelpFormatter
 
 EPILOG = """\
 examples:
@@ -39,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("ledger", help="keep the evening's ledger for a real table in a file",
                        description="The evening's ledger: hands in, running totals, who deals "
                                    "next, the round wind, and the settle-up.",
-                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=EPILOG, formatter_class=HelpFormatter)
     acts = p.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     n = acts.add_parser("new", help="start a ledger file")

@@ -11,6 +11,7 @@ from ..analysis.useful import DiscardOption, discard_table, unseen_counts, usefu
 from ..errors import HandError, SgmahjongError
 from ..hand import Hand
 from ..tiles import counts34, parse_tiles
+from .terminal import HelpFormatter, stdout_console
 
 EPILOG = """\
 examples:
@@ -34,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                     "--detail the useful tiles for each discard (or for the hand, between "
                     "turns) with their unseen copies. Singapore rules: no Seven Pairs; "
                     "Thirteen Wonders counts when no set is declared.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG, formatter_class=HelpFormatter)
     p.add_argument("hand", nargs="?", help="hand notation, 13 or 14 tiles (quote it)")
     p.add_argument("--detail", action="store_true",
                    help="list useful tiles with unseen copies, for each discard of a 14-tile "
@@ -126,10 +127,9 @@ def _tiles_text(useful: dict) -> str:
 
 
 def _print_detail(hand: Hand, value: int, visible: list[int]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False)
+    console = stdout_console()
     melds = len(hand.melds)
     console.print(f"[bold]{hand.text}[/bold]: shanten {value} ({describe(value)})")
     if hand.size == 13:

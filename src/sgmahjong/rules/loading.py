@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
 from ..errors import RulesError
+from ..inputs import did_you_mean
 from .catalog import PATTERNS
 from .model import PatternRule, Ruleset
 
@@ -43,15 +44,16 @@ def load_rules(source: str | Path | Ruleset | None = None) -> Ruleset:
     path = Path(text)
     if path.suffix.lower() == ".toml" or path.exists():
         return load_rules_file(path)
-    raise RulesError(f"unknown rules {text!r}: expected a preset ({', '.join(PRESETS)}) "
-                     "or the path of a .toml rule file")
+    raise RulesError(f"unknown rules {text!r}{did_you_mean(text, PRESETS)}: expected a preset "
+                     f"({', '.join(PRESETS)}) or the path of a .toml rule file")
 
 
 @cache
 def load_preset(name: str) -> Ruleset:
     """One of the shipped presets, by name."""
     if name not in PRESETS:
-        raise RulesError(f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}")
+        raise RulesError(f"unknown preset {name!r}{did_you_mean(name, PRESETS)}: expected "
+                         f"one of {', '.join(PRESETS)}")
     text = resources.files(__package__).joinpath("presets", f"{name}.toml").read_text("utf-8")
     data = _parse_toml(text, f"preset {name}")
     return _build(data, f"preset {name}", parents=(name,))
@@ -91,8 +93,9 @@ def _build(data: dict[str, Any], where: str, parents: tuple[str, ...]) -> Rulese
         base = Ruleset().to_dict()
     else:
         if not isinstance(parent, str) or parent not in PRESETS:
+            hint = did_you_mean(parent, PRESETS) if isinstance(parent, str) else ""
             raise RulesError(f"{where}: field 'extends' must name a preset "
-                             f"({', '.join(PRESETS)}), got {parent!r}")
+                             f"({', '.join(PRESETS)}), got {parent!r}{hint}")
         if parent in parents:
             raise RulesError(f"{where}: presets extend each other in a loop: "
                              f"{' -> '.join((*parents, parent))}")
@@ -118,15 +121,17 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any], where: str,
         here = (*path, key)
         if path == ("scoring", "patterns"):
             if key not in PATTERNS:
-                raise RulesError(f"{where}: unknown pattern {key!r} in [scoring.patterns]; "
-                                 f"known patterns: {', '.join(PATTERNS)}")
+                hint = did_you_mean(key, PATTERNS)
+                raise RulesError(f"{where}: unknown pattern {key!r} in [scoring.patterns]"
+                                 + (hint or f"; known patterns: {', '.join(PATTERNS)}"))
             if value is False:
                 out.pop(key, None)
             else:
                 out[key] = _pattern_dict(value, where, key, limit_tai)
             continue
         if key not in base:
-            raise RulesError(f"{where}: unknown field {_dotted(here)!r}")
+            raise RulesError(f"{where}: unknown field {_dotted(here)!r}"
+                             f"{did_you_mean(key, base)}")
         if isinstance(base[key], dict) and isinstance(value, Mapping):
             out[key] = _merge(base[key], value, where, here, limit_tai)
         else:

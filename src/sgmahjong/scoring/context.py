@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import HandError
+from ..inputs import did_you_mean
 from ..tiles import Seat, Tile
 
 EVENTS = ("replacement", "last-tile", "robbing-kong", "robbing-eighth", "heavenly", "earthly")
@@ -49,7 +50,8 @@ class WinContext:
         """Build a context from event names (see ``EVENTS``)."""
         for e in events:
             if e not in EVENTS:
-                raise HandError(f"unknown event {e!r}: expected one of {', '.join(EVENTS)}")
+                raise HandError(f"unknown event {e!r}{did_you_mean(e, EVENTS)}: expected one "
+                                f"of {', '.join(EVENTS)}")
         return cls(
             seat=seat, win_tile=win_tile, self_drawn=self_drawn, round_wind=round_wind,
             discarder=discarder, replacement="replacement" in events,
