@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from ..errors import SgmahjongError
+from ..inputs import MAX_REQUEST_BYTES, parse_json, read_stream
 from ..rules.loading import PRESETS
 from ..scoring.request import RequestError, ScoredWin, answer, score_win
 from ..tiles import Seat
@@ -68,12 +69,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         if args.hand or args.win:
             raise RequestError("with --json the hand is read from stdin, not the command line")
-        text = sys.stdin.read()
-        try:
-            request = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RequestError(f"stdin is not valid JSON: {exc.msg} at line {exc.lineno} "
-                               f"column {exc.colno}") from None
+        text = read_stream(sys.stdin, MAX_REQUEST_BYTES, "stdin")
+        request = parse_json(text, "stdin")
         scored = score_win(request, args.rules)
         print(json.dumps(answer(scored), ensure_ascii=False))
         return 0

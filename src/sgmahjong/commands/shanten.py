@@ -10,6 +10,7 @@ from ..analysis.shanten import shanten
 from ..analysis.useful import DiscardOption, discard_table, unseen_counts, useful_tiles
 from ..errors import HandError, SgmahjongError
 from ..hand import Hand
+from ..inputs import MAX_BATCH_LINE_BYTES, InputError, iter_lines
 from ..tiles import counts34, parse_tiles
 from .terminal import HelpFormatter, stdout_console
 
@@ -104,12 +105,19 @@ def run_batch(stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     A bad line gets an error on stderr naming its line number; the exit code is then 2.
     """
     bad = 0
-    for number, line in enumerate(stdin, start=1):
-        text = line.strip()
+    for number, line in iter_lines(stdin, MAX_BATCH_LINE_BYTES, "stdin"):
         try:
+            if isinstance(line, InputError):
+                raise line
+            text = line.strip()
             if not text:
                 raise HandError("empty line")
             value = shanten_of(text)
+        except InputError as exc:   # names the line itself
+            bad += 1
+            stdout.write("\n")
+            stderr.write(f"sgmahjong shanten: {exc}\n")
+            continue
         except SgmahjongError as exc:
             bad += 1
             stdout.write("\n")
