@@ -168,9 +168,9 @@ def test_check_fails_on_a_truncated_record(record: Record) -> None:
 @pytest.mark.parametrize("text, message", [
     ("", "empty"),
     ('{"format": "pgn"}\n', "not a sgmahjong record"),
-    ("not json\n", "line 1: not valid JSON"),
+    ("not json\n", "line 1 is not valid JSON"),
     ("HEADER\n{\"type\": \"hand-drawn\", \"reason\": \"wall\"}\n{oops\n",
-     "line 3: not valid JSON"),
+     "line 3 is not valid JSON"),
     ("HEADER\n{\"type\": \"teleported\", \"seat\": 0}\n", "line 2: unknown type 'teleported'"),
     ("HEADER\n{\"type\": \"drew\", \"seat\": 0}\n", "line 2: drew: missing field 'tile'"),
 ], ids=["empty", "foreign", "bad-header-json", "bad-line-json", "unknown-type", "missing-field"])

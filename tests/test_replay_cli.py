@@ -4,6 +4,7 @@ bad files as one-line errors (exit 2)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -65,3 +66,27 @@ def test_bad_files_exit_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFi
         assert main(["replay", *extra, str(path)]) == 2
         err = capsys.readouterr().err
         assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_piped_replay_keeps_each_line_whole(tmp_path: Path) -> None:
+    """Through a pipe (no terminal, no COLUMNS) nothing wraps at 80 columns: the header keeps
+    its whole seed and each hand's play line holds every discard of that hand."""
+    import os
+    import subprocess
+    import sys
+
+    seed = 2**63 - 25   # a long seed, as a random match seed is
+    m = Match("garden", seed=seed, quick=True)
+    m.play([make_agent("greedy").act] * 4)
+    path = write_record(tmp_path / "long.jsonl", record_from_match(m, ["greedy"] * 4))
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    done = subprocess.run([sys.executable, "-m", "sgmahjong", "replay", str(path)],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env,
+                          check=True, timeout=60)
+    lines = done.stdout.splitlines()
+    assert f"seed {seed}" in lines[0]
+    plays = [line for line in lines if line.startswith("  play: ")]
+    assert len(plays) == len(m.hands)
+    for line, hand in zip(plays, m.hands, strict=True):
+        discards = sum(1 for e in hand.events if type(e).__name__ == "Discarded")
+        assert len(re.findall(r"(?<![\w\[])[ESWN]:\S+", line)) == discards, line

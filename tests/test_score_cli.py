@@ -256,3 +256,52 @@ def test_human_mode_unknown_seat_exits_2(monkeypatch, capsys):
     assert code == 2
     assert err.strip()
     assert "Traceback" not in out + err
+
+
+# --- words on the command line -------------------------------------------------------------
+
+def test_misspelt_preset_suggests_the_preset(monkeypatch, capsys):
+    code, out, err = run(["score", "123m456p789s777z1m", "--win", "1m", "--rules", "standrad"],
+                         "", monkeypatch, capsys)
+    _one_error_line(code, out, err)
+    assert "unknown rules 'standrad'" in err and "did you mean standard?" in err
+
+
+@pytest.mark.parametrize("extra, option", [
+    (["--win", "1x"], "--win"),
+    (["--win", "1m2m"], "--win"),
+    (["--win", "1m", "--seat", "Q"], "--seat"),
+    (["--win", "1m", "--round", "Q"], "--round"),
+    (["--win", "1m", "--discarder", "Q"], "--discarder"),
+    (["--win", "1m", "--bonus", "1m"], "--bonus"),
+], ids=["bad-tile", "two-tiles", "seat", "round", "discarder", "bonus"])
+def test_option_errors_name_the_option_not_a_json_field(monkeypatch, capsys, extra, option):
+    code, out, err = run(["score", "123m456p789s777z1m", *extra], "", monkeypatch, capsys)
+    _one_error_line(code, out, err)
+    assert option in err
+    assert "field" not in err and "win_tile" not in err and "discarder'" not in err
+
+
+def test_meld_and_hand_errors_name_the_option(monkeypatch, capsys):
+    code, out, err = run(["score", "123m456p789s1m", "--win", "1m", "--meld", "pong 123m"], "",
+                         monkeypatch, capsys)
+    _one_error_line(code, out, err)
+    assert "--meld" in err and "field" not in err
+    code, out, err = run(["score", "123m456p789s77z1m", "--win", "1m"], "", monkeypatch, capsys)
+    _one_error_line(code, out, err)
+    assert "the hand" in err and "'concealed'" not in err
+
+
+def test_json_errors_keep_the_field_names(monkeypatch, capsys):
+    request = dict(WIN_REQUEST, win_tile="1x")
+    code, out, err = run(["score", "--json"], json.dumps(request), monkeypatch, capsys)
+    _one_error_line(code, out, err)
+    assert "field 'win_tile'" in err
+
+
+def test_not_a_win_says_so_once(monkeypatch, capsys):
+    # 123m 456p 789s 567z 1m + 1m: three chows, three lone honours and a pair: no shape.
+    code, out, err = run(["score", "123m456p789s567z1m", "--win", "1m"], "", monkeypatch, capsys)
+    assert code == 0, err
+    assert out.lower().count("not a win") == 1, out
+    assert "Not a win: the tiles do not form four sets and an eye" in out

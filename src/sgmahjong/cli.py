@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -46,6 +47,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:
+        if os.environ.get("SGMAHJONG_TRACEBACK"):
+            raise
+        print(f"sgmahjong {args.command}: internal error ({type(exc).__name__}: "
+              f"{_first_line(exc)}); this is a bug in sgmahjong, please report it with the "
+              "command you ran (SGMAHJONG_TRACEBACK=1 shows the details)", file=sys.stderr)
+        return 1
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    line = lines[0] if lines else "no message"
+    return line if len(line) <= 200 else line[:197] + "..."
 
 
 if __name__ == "__main__":

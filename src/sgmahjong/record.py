@@ -60,6 +60,15 @@ from .game import (
     apply,
 )
 from .game.match import next_state, round_wind
+from .inputs import (
+    MAX_RECORD_BYTES,
+    MAX_RECORD_LINE_BYTES,
+    InputError,
+    check_size,
+    parse_json,
+    read_file,
+    split_lines,
+)
 from .rules import Ruleset, rules_from_dict
 from .tiles import Seat, parse_tiles
 
@@ -162,19 +171,20 @@ def read_record(path: str | Path) -> Record:
     """Read a record file. Raises :class:`RecordError` naming the line at fault."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"record file {str(p)!r} does not exist") from None
-    except IsADirectoryError:
-        raise RecordError(f"{str(p)!r} is a directory, not a record file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read record file {str(p)!r}: {exc}") from None
+        text = read_file(p, MAX_RECORD_BYTES, f"record file {str(p)!r}")
+    except InputError as exc:
+        raise RecordError(str(exc)) from None
     return loads_record(text, where=p.name)
 
 
 def loads_record(text: str, where: str = "record") -> Record:
-    """Read a record from JSON Lines text."""
-    lines = text.splitlines()
+    """Read a record from JSON Lines text (each line at most
+    :data:`~sgmahjong.inputs.MAX_RECORD_LINE_BYTES`)."""
+    check_size(text, MAX_RECORD_BYTES, where)
+    try:
+        lines = split_lines(text, MAX_RECORD_LINE_BYTES, where)
+    except InputError as exc:
+        raise RecordError(str(exc)) from None
     first = next((n for n, line in enumerate(lines) if line.strip()), None)
     if first is None:
         raise RecordError(f"{where} is empty: expected a header line")
@@ -198,10 +208,9 @@ def loads_record(text: str, where: str = "record") -> Record:
 
 def _json_line(line: str, number: int, where: str) -> Any:
     try:
-        return json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{where}, line {number}: not valid JSON: {exc.msg} "
-                          f"(column {exc.colno})") from None
+        return parse_json(line, f"{where}, line {number}")
+    except InputError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def _read_header(h: Any, number: int, where: str) -> tuple[Ruleset, int, tuple[str, ...], bool]:
@@ -212,7 +221,7 @@ def _read_header(h: Any, number: int, where: str) -> tuple[Ruleset, int, tuple[s
         raise bad(f"not a sgmahjong record: the first line must be a JSON object with "
                   f'"format": "{FORMAT}"')
     version = h.get("version")
-    if version != VERSION:
+    if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
         raise bad(f"unsupported record version {version!r}: this sgmahjong reads "
                   f"version {VERSION}")
     missing = [k for k in HEADER_FIELDS if k not in h]

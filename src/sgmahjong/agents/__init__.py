@@ -16,6 +16,7 @@ from typing import Protocol, runtime_checkable
 from ..errors import SgmahjongError
 from ..game.actions import Action
 from ..game.view import PlayerView
+from ..inputs import did_you_mean
 
 
 @runtime_checkable
@@ -56,7 +57,8 @@ def make_agent(name: str, seed: int = 0) -> Agent:
     """A new player by registry name; ``seed`` makes any randomness it uses reproducible."""
     factory = _REGISTRY.get(name)
     if factory is None:
-        raise UnknownAgent(f"unknown player {name!r}; known players: {', '.join(agent_names())}")
+        raise UnknownAgent(f"unknown player {name!r}{did_you_mean(name, agent_names())}; "
+                           f"known players: {', '.join(agent_names())}")
     return factory(seed)
 
 

@@ -10,6 +10,7 @@ from ..errors import SgmahjongError
 from ..game.actions import Action
 from ..game.events import ClaimPassed, Dealt, Drew, Event, HandStarted
 from ..game.view import PlayerView
+from ..inputs import InputError, parse_json
 from ..rules.model import Ruleset
 from ..tiles import Seat, format_tiles
 
@@ -83,8 +84,8 @@ def request(rid: int, v: PlayerView, legal: Sequence[Action], deadline_ms: int) 
 def parse_reply(line: str) -> dict[str, Any]:
     """A line from the bot as a JSON object (BotError if it is not one)."""
     try:
-        data = json.loads(line)
-    except ValueError:
+        data = parse_json(line, "the line")
+    except InputError:
         raise BotError(f"not JSON: {line[:80]!r}") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise BotError(f"not a message object with a type: {line[:80]!r}")

@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SgmahjongError
+from ..inputs import MAX_LEDGER_BYTES, InputError, parse_json, read_file
 from ..ledger import INSTANT_REASONS, Ledger, LedgerError
 from ..rules.loading import PRESETS
+from .terminal import HelpFormatter
 
 EPILOG = """\
 examples:
@@ -46,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("ledger", help="keep the evening's ledger for a real table",
                        description="The evening's ledger: hands in, running totals, who deals "
                                    "next, the round wind, and the settle-up.",
-                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=EPILOG, formatter_class=HelpFormatter)
     acts = p.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     n = acts.add_parser("new", help="start a ledger (a file, or in the database with --db)")
@@ -178,16 +180,14 @@ def _open(args: argparse.Namespace) -> LedgerFile | LedgerRow:
 # ---------------------------------------------------------------- file
 
 def load(path: Path) -> Ledger:
-    try:
-        text = path.read_text("utf-8")
-    except FileNotFoundError:
+    if not path.exists():
         raise LedgerError(f"no ledger file {str(path)!r}: start one with "
-                          "'sgmahjong ledger new'") from None
+                          "'sgmahjong ledger new'")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LedgerError(f"{path} is not a ledger (not JSON: {exc.msg} at line "
-                          f"{exc.lineno})") from None
+        text = read_file(path, MAX_LEDGER_BYTES, f"ledger file {str(path)!r}")
+        data = parse_json(text, f"ledger file {str(path)!r}")
+    except InputError as exc:
+        raise LedgerError(str(exc)) from None
     return Ledger.from_dict(data)
 
 

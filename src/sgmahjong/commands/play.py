@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import SgmahjongError
 from ..rules.loading import PRESETS
+from .terminal import HelpFormatter
 
 if TYPE_CHECKING:
     from ..tui.session import PlayConfig
@@ -33,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "play", help="play against three AI opponents in the terminal",
         description="Deal a game of Singapore Mahjong against three AI opponents, with "
                     "hints and a practice ladder of three tables.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG, formatter_class=HelpFormatter)
     p.add_argument("--rules", default="standard", metavar="PRESET|FILE",
                    help=f"preset ({', '.join(PRESETS)}) or a .toml rule file "
                         "(default: standard)")

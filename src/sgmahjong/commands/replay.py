@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from .terminal import HelpFormatter, stdout_console
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -27,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "replay", help="print a match record hand by hand, or check it against the engine",
         description="Print a match record readably (deal, discards and claims, wins with "
                     "their patterns and tai, payments, final standings), or check it.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG, formatter_class=HelpFormatter)
     p.add_argument("file", metavar="FILE", help="a match record (JSON Lines)")
     p.add_argument("--check", action="store_true",
                    help="re-derive and replay the record; exit 1 at the first mismatch")
@@ -56,11 +58,10 @@ def _seat_name(seat: int) -> str:
 
 
 def _print(record: Record) -> None:
-    from rich.console import Console
 
     from ..record import replay_record
 
-    console = Console(highlight=False)
+    console = stdout_console()
     out = console.print
     names = record.players
     quick = " (quick game)" if record.quick else ""

@@ -8,9 +8,11 @@ import sys
 from typing import Any
 
 from ..errors import SgmahjongError
+from ..inputs import MAX_REQUEST_BYTES, parse_json, read_stream
 from ..rules.loading import PRESETS
 from ..scoring.request import RequestError, ScoredWin, answer, score_win
 from ..tiles import Seat
+from .terminal import HelpFormatter, stdout_console
 
 EPILOG = """\
 examples:
@@ -25,12 +27,19 @@ Wh G R), 1f-4f flowers, 1g-4g seasons, 1a-4a Cat Mouse Rooster Centipede.
 """
 
 
+# What the command line calls each request field, so errors name the option typed.
+OPTION_LABELS = {"concealed": "the hand", "win_tile": "--win", "melds": "--meld",
+                 "bonus": "--bonus", "seat": "--seat", "round": "--round",
+                 "discarder": "--discarder", "self_drawn": "--self-drawn",
+                 "events": "--event"}
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "score", help="score a winning hand: tai, patterns and payments",
         description="Score a winning hand under a preset or a rule file: each pattern with "
                     "its tai, the raw and capped total, and who pays what.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG, formatter_class=HelpFormatter)
     p.add_argument("hand", nargs="?", help="concealed tiles without the winning tile")
     p.add_argument("--rules", default="standard", metavar="PRESET|FILE",
                    help=f"preset ({', '.join(PRESETS)}) or a .toml rule file "
@@ -60,12 +69,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         if args.hand or args.win:
             raise RequestError("with --json the hand is read from stdin, not the command line")
-        text = sys.stdin.read()
-        try:
-            request = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RequestError(f"stdin is not valid JSON: {exc.msg} at line {exc.lineno} "
-                               f"column {exc.colno}") from None
+        text = read_stream(sys.stdin, MAX_REQUEST_BYTES, "stdin")
+        request = parse_json(text, "stdin")
         scored = score_win(request, args.rules)
         print(json.dumps(answer(scored), ensure_ascii=False))
         return 0
@@ -78,16 +83,15 @@ def run(args: argparse.Namespace) -> int:
         "discarder": args.discarder, "self_drawn": args.discarder is None,
         "events": args.event,
     }
-    scored = score_win(request, args.rules)
+    scored = score_win(request, args.rules, OPTION_LABELS)
     _print(scored)
     return 0
 
 
 def _print(scored: ScoredWin) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False)
+    console = stdout_console()
     r, ctx, hand = scored.result, scored.ctx, scored.hand
     how = "self-drawn" if ctx.self_drawn else f"on {ctx.discarder.letter}'s discard"  # type: ignore[union-attr]
     shown = hand if ctx.win_tile.is_bonus else hand.without_tile(ctx.win_tile)

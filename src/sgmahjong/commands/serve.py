@@ -8,6 +8,7 @@ import os
 import socket
 
 from ..errors import SgmahjongError
+from .terminal import HelpFormatter
 
 EPILOG = """\
 examples:
@@ -26,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "serve", help="serve the web table: invite friends by link, AI fills empty seats",
         description="Start the web table: create a table, share its invite link, and play "
                     "in the browser; AI players fill the empty seats.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG, formatter_class=HelpFormatter)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on "
                                                        "(default 127.0.0.1)")
     p.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")

@@ -10,7 +10,9 @@ from ..analysis.shanten import shanten
 from ..analysis.useful import DiscardOption, discard_table, unseen_counts, useful_tiles
 from ..errors import HandError, SgmahjongError
 from ..hand import Hand
+from ..inputs import MAX_BATCH_LINE_BYTES, InputError, iter_lines
 from ..tiles import counts34, parse_tiles
+from .terminal import HelpFormatter, stdout_console
 
 EPILOG = """\
 examples:
@@ -34,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                     "--detail the useful tiles for each discard (or for the hand, between "
                     "turns) with their unseen copies. Singapore rules: no Seven Pairs; "
                     "Thirteen Wonders counts when no set is declared.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG, formatter_class=HelpFormatter)
     p.add_argument("hand", nargs="?", help="hand notation, 13 or 14 tiles (quote it)")
     p.add_argument("--detail", action="store_true",
                    help="list useful tiles with unseen copies, for each discard of a 14-tile "
@@ -103,12 +105,19 @@ def run_batch(stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     A bad line gets an error on stderr naming its line number; the exit code is then 2.
     """
     bad = 0
-    for number, line in enumerate(stdin, start=1):
-        text = line.strip()
+    for number, line in iter_lines(stdin, MAX_BATCH_LINE_BYTES, "stdin"):
         try:
+            if isinstance(line, InputError):
+                raise line
+            text = line.strip()
             if not text:
                 raise HandError("empty line")
             value = shanten_of(text)
+        except InputError as exc:   # names the line itself
+            bad += 1
+            stdout.write("\n")
+            stderr.write(f"sgmahjong shanten: {exc}\n")
+            continue
         except SgmahjongError as exc:
             bad += 1
             stdout.write("\n")
@@ -126,10 +135,9 @@ def _tiles_text(useful: dict) -> str:
 
 
 def _print_detail(hand: Hand, value: int, visible: list[int]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False)
+    console = stdout_console()
     melds = len(hand.melds)
     console.print(f"[bold]{hand.text}[/bold]: shanten {value} ({describe(value)})")
     if hand.size == 13:

@@ -9,6 +9,7 @@ from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from ..rules.loading import PRESETS
+from .terminal import HelpFormatter, stdout_console
 
 if TYPE_CHECKING:
     from ..simulate import Summary
@@ -33,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "simulate", help="play full matches between computer players and summarise them",
         description="Play full matches headless under a rule set and summarise the points, "
                     "wins and scoring patterns of each player.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG, formatter_class=HelpFormatter)
     p.add_argument("--games", type=int, default=10, metavar="N",
                    help="number of full matches (default 10)")
     p.add_argument("--rules", default="standard", metavar="PRESET|FILE",
@@ -128,12 +129,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print(s: Summary) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     from ..simulate import pattern_names
 
-    console = Console(highlight=False)
+    console = stdout_console()
     mode = "quick games" if s.quick else "full matches"
     console.print(f"[bold]{s.games} {mode}[/bold] under {s.rules} (rules {s.rules_digest}), "
                   f"seed {s.seed}: {s.hands} hands, {s.draws} drawn, "

@@ -9,7 +9,6 @@ hand), ``id = false`` (not scored) or ``id = { tai = 3, replaces = ["dragon-pong
 
 from __future__ import annotations
 
-import tomllib
 import types
 import typing
 from collections.abc import Mapping
@@ -20,6 +19,14 @@ from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
 from ..errors import RulesError
+from ..inputs import (
+    MAX_RULES_BYTES,
+    InputError,
+    check_depth,
+    did_you_mean,
+    parse_toml,
+    read_file,
+)
 from .catalog import PATTERNS
 from .model import PatternRule, Ruleset
 
@@ -43,15 +50,16 @@ def load_rules(source: str | Path | Ruleset | None = None) -> Ruleset:
     path = Path(text)
     if path.suffix.lower() == ".toml" or path.exists():
         return load_rules_file(path)
-    raise RulesError(f"unknown rules {text!r}: expected a preset ({', '.join(PRESETS)}) "
-                     "or the path of a .toml rule file")
+    raise RulesError(f"unknown rules {text!r}{did_you_mean(text, PRESETS)}: expected a preset "
+                     f"({', '.join(PRESETS)}) or the path of a .toml rule file")
 
 
 @cache
 def load_preset(name: str) -> Ruleset:
     """One of the shipped presets, by name."""
     if name not in PRESETS:
-        raise RulesError(f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}")
+        raise RulesError(f"unknown preset {name!r}{did_you_mean(name, PRESETS)}: expected "
+                         f"one of {', '.join(PRESETS)}")
     text = resources.files(__package__).joinpath("presets", f"{name}.toml").read_text("utf-8")
     data = _parse_toml(text, f"preset {name}")
     return _build(data, f"preset {name}", parents=(name,))
@@ -61,11 +69,9 @@ def load_rules_file(path: str | Path) -> Ruleset:
     """A user's rule file: a preset (``extends``, default standard) overridden field by field."""
     p = Path(path)
     try:
-        text = p.read_text("utf-8")
-    except FileNotFoundError:
-        raise RulesError(f"rule file {str(p)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulesError(f"cannot read rule file {str(p)!r}: {exc}") from None
+        text = read_file(p, MAX_RULES_BYTES, f"rule file {str(p)!r}")
+    except InputError as exc:
+        raise RulesError(str(exc)) from None
     data = _parse_toml(text, f"rule file {p.name}")
     data.setdefault("extends", DEFAULT_PRESET)
     data.setdefault("name", p.stem)
@@ -74,14 +80,26 @@ def load_rules_file(path: str | Path) -> Ruleset:
 
 def rules_from_dict(data: Mapping[str, Any], where: str = "rules") -> Ruleset:
     """A rule set from a plain mapping in the form of :meth:`Ruleset.to_dict` or a rule file."""
+    if not isinstance(data, Mapping):
+        raise RulesError(f"{where} must be a table of fields, got {_shown(data)}")
+    try:
+        check_depth(dict(data), where)
+    except InputError as exc:
+        raise RulesError(str(exc)) from None
     return _build(dict(data), where, parents=())
 
 
 def _parse_toml(text: str, where: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{where} is not valid TOML: {exc}") from None
+        return parse_toml(text, where, MAX_RULES_BYTES)
+    except InputError as exc:
+        raise RulesError(str(exc)) from None
+
+
+def _shown(value: Any) -> str:
+    """A value as an error shows it: short, on one line."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else "a huge number"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _build(data: dict[str, Any], where: str, parents: tuple[str, ...]) -> Ruleset:
@@ -91,8 +109,9 @@ def _build(data: dict[str, Any], where: str, parents: tuple[str, ...]) -> Rulese
         base = Ruleset().to_dict()
     else:
         if not isinstance(parent, str) or parent not in PRESETS:
+            hint = did_you_mean(parent, PRESETS) if isinstance(parent, str) else ""
             raise RulesError(f"{where}: field 'extends' must name a preset "
-                             f"({', '.join(PRESETS)}), got {parent!r}")
+                             f"({', '.join(PRESETS)}), got {_shown(parent)}{hint}")
         if parent in parents:
             raise RulesError(f"{where}: presets extend each other in a loop: "
                              f"{' -> '.join((*parents, parent))}")
@@ -118,15 +137,17 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any], where: str,
         here = (*path, key)
         if path == ("scoring", "patterns"):
             if key not in PATTERNS:
-                raise RulesError(f"{where}: unknown pattern {key!r} in [scoring.patterns]; "
-                                 f"known patterns: {', '.join(PATTERNS)}")
+                hint = did_you_mean(key, PATTERNS)
+                raise RulesError(f"{where}: unknown pattern {key!r} in [scoring.patterns]"
+                                 + (hint or f"; known patterns: {', '.join(PATTERNS)}"))
             if value is False:
                 out.pop(key, None)
             else:
                 out[key] = _pattern_dict(value, where, key, limit_tai)
             continue
         if key not in base:
-            raise RulesError(f"{where}: unknown field {_dotted(here)!r}")
+            raise RulesError(f"{where}: unknown field {_dotted(here)!r}"
+                             f"{did_you_mean(key, base)}")
         if isinstance(base[key], dict) and isinstance(value, Mapping):
             out[key] = _merge(base[key], value, where, here, limit_tai)
         else:
@@ -151,7 +172,7 @@ def _pattern_dict(value: Any, where: str, key: str, limit_tai: Any) -> dict[str,
             raise RulesError(f"{where}: field {name!r} needs a tai value")
         return out
     raise RulesError(f"{where}: field {name!r} must be a number of tai, \"limit\", false or a "
-                     f"table, got {value!r}")
+                     f"table, got {_shown(value)}")
 
 
 def _dotted(path: tuple[str, ...]) -> str:
@@ -162,13 +183,20 @@ def _convert(tp: Any, value: Any, where: str, path: tuple[str, ...]) -> Any:
     name = _dotted(path)
     if is_dataclass(tp) and isinstance(tp, type):
         if not isinstance(value, Mapping):
-            raise RulesError(f"{where}: field {name!r} must be a table, got {value!r}")
+            raise RulesError(f"{where}: field {name!r} must be a table, got {_shown(value)}")
         hints = typing.get_type_hints(tp)
         known = {f.name for f in fields(tp)}
         for key in value:
             if key not in known:
                 raise RulesError(f"{where}: unknown field {_dotted((*path, key))!r}")
         kwargs = {k: _convert(hints[k], v, where, (*path, k)) for k, v in value.items()}
+        for f in fields(tp):
+            bounds = f.metadata.get("bounds")
+            if bounds is not None and f.name in kwargs:
+                low, high = bounds
+                if not low <= kwargs[f.name] <= high:
+                    raise RulesError(f"{where}: field {_dotted((*path, f.name))!r} must be "
+                                     f"from {low} to {high}, got {_shown(kwargs[f.name])}")
         obj = tp(**kwargs)
         if tp is PatternRule:
             for rid in obj.replaces:
@@ -183,57 +211,40 @@ def _convert(tp: Any, value: Any, where: str, path: tuple[str, ...]) -> Any:
         allowed = get_args(tp)
         if value not in allowed:
             raise RulesError(f"{where}: field {name!r} must be one of "
-                             f"{', '.join(map(repr, allowed))}, got {value!r}")
+                             f"{', '.join(map(repr, allowed))}, got {_shown(value)}")
         return value
     if origin is tuple:
         item_tp = get_args(tp)[0]
         if not isinstance(value, list | tuple):
-            raise RulesError(f"{where}: field {name!r} must be a list, got {value!r}")
+            raise RulesError(f"{where}: field {name!r} must be a list, got {_shown(value)}")
         return tuple(_convert(item_tp, v, where, path) for v in value)
     if origin in (Mapping, dict) or tp is Mapping:
         if not isinstance(value, Mapping):
-            raise RulesError(f"{where}: field {name!r} must be a table, got {value!r}")
+            raise RulesError(f"{where}: field {name!r} must be a table, got {_shown(value)}")
         _, val_tp = get_args(tp)
         return types.MappingProxyType(
             {k: _convert(val_tp, v, where, (*path, k)) for k, v in sorted(value.items())})
     if tp is bool:
         if not isinstance(value, bool):
-            raise RulesError(f"{where}: field {name!r} must be true or false, got {value!r}")
+            raise RulesError(f"{where}: field {name!r} must be true or false, got {_shown(value)}")
         return value
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"{where}: field {name!r} must be a whole number, got {value!r}")
+            raise RulesError(f"{where}: field {name!r} must be a whole number, got {_shown(value)}")
         return value
     if tp is str:
         if not isinstance(value, str):
-            raise RulesError(f"{where}: field {name!r} must be text, got {value!r}")
+            raise RulesError(f"{where}: field {name!r} must be text, got {_shown(value)}")
         return value
     raise TypeError(f"no conversion for {tp!r}")  # a bug in the model, not in user input
 
 
 def _check_consistency(rules: Ruleset, where: str) -> None:
     s = rules.scoring
-    checks = [
-        (s.minimum_tai >= 0, "scoring.minimum_tai", "must be 0 or more"),
-        (s.tai_cap >= 1, "scoring.tai_cap", "must be at least 1"),
-        (s.limit_tai >= 1, "scoring.limit_tai", "must be at least 1"),
-        (rules.wall.end_tiles >= 0, "wall.end_tiles", "must be 0 or more"),
-        (rules.match.rounds >= 1, "match.rounds", "must be at least 1"),
-        (rules.match.quick_game_hands >= 0, "match.quick_game_hands", "must be 0 or more"),
-        (rules.match.max_hands_per_round >= 0, "match.max_hands_per_round", "must be 0 or more"),
-        (rules.bao.fresh_tile_max_remaining >= 0, "bao.fresh_tile_max_remaining",
-         "must be 0 or more"),
-    ]
-    for ok, field_name, message in checks:
-        if not ok:
-            raise RulesError(f"{where}: field {field_name!r} {message}")
-    for pid, rule in s.patterns.items():
-        if rule.tai < 0:
-            raise RulesError(f"{where}: field 'scoring.patterns.{pid}.tai' must be 0 or more")
     for pid in s.automatic_wins:
         if pid not in ("eight-flowers", "big-three-dragons", "big-four-winds"):
             raise RulesError(f"{where}: field 'scoring.automatic_wins' may list eight-flowers, "
-                             f"big-three-dragons and big-four-winds, not {pid!r}")
+                             f"big-three-dragons and big-four-winds, not {_shown(pid)}")
         if pid not in s.patterns:
-            raise RulesError(f"{where}: field 'scoring.automatic_wins' lists {pid!r}, which "
+            raise RulesError(f"{where}: field 'scoring.automatic_wins' lists {_shown(pid)}, which "
                              "has no value in [scoring.patterns]")

@@ -13,17 +13,28 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Literal
 
+# Bounds of the numeric fields: all a real table could want, and no more, so that a rule
+# file cannot make payments negative (a winner paying) or numbers too large to compute.
+TAI = (0, 64)
+POINTS = (0, 1000)
+MULTIPLE = (0, 100)
 
-def doc(text: str, **kw: Any) -> Any:
-    """A dataclass field carrying its documentation."""
-    return field(metadata={"doc": text}, **kw)
+
+def doc(text: str, *, bounds: tuple[int, int] | None = None, **kw: Any) -> Any:
+    """A dataclass field carrying its documentation (and, for a number, its bounds: the
+    loader refuses a value outside them, naming the field)."""
+    meta: dict[str, Any] = {"doc": text}
+    if bounds is not None:
+        meta["bounds"] = bounds
+    return field(metadata=meta, **kw)
 
 
 @dataclass(frozen=True)
 class PatternRule:
     """The value of one scoring pattern under a rule set."""
 
-    tai: int = doc("tai per occurrence (a limit hand scores the rule set's limit_tai instead)")
+    tai: int = doc("tai per occurrence (a limit hand scores the rule set's limit_tai instead)",
+                   bounds=TAI)
     limit: bool = doc("a limit hand: the hand scores exactly limit_tai, nothing else added",
                       default=False)
     replaces: tuple[str, ...] = doc("pattern ids this one replaces when both are present "
@@ -32,10 +43,11 @@ class PatternRule:
 
 @dataclass(frozen=True)
 class ScoringRules:
-    minimum_tai: int = doc("row 'minimum to win': tai needed to declare a win", default=1)
+    minimum_tai: int = doc("row 'minimum to win': tai needed to declare a win", default=1,
+                           bounds=TAI)
     tai_cap: int = doc("payment is capped at this many tai; the raw total is still shown",
-                       default=5)
-    limit_tai: int = doc("what a limit hand scores", default=5)
+                       default=5, bounds=(1, TAI[1]))
+    limit_tai: int = doc("what a limit hand scores", default=5, bounds=(1, TAI[1]))
     counts_tai: bool = doc("False for 'casual': no tai are counted, a complete hand just wins",
                            default=True)
     all_chow_conditions: bool = doc(
@@ -62,12 +74,15 @@ class PaymentRules:
         "only, nobody pays: garden), 'one-point' (winner scores 1, nobody pays: casual)",
         default="table")
     base_offset: int = doc("base = 2^(tai + base_offset): 0 gives 1-2-4-8-16-32, -1 gives the "
-                           "limit preset's 1-2-4-8-16 ladder", default=0)
-    discarder_pays: int = doc("multiple of base the discarder pays on a discard win", default=2)
-    others_pay: int = doc("multiple of base each other loser pays on a discard win", default=1)
+                           "limit preset's 1-2-4-8-16 ladder", default=0,
+                           bounds=(-16, 16))
+    discarder_pays: int = doc("multiple of base the discarder pays on a discard win", default=2,
+                              bounds=MULTIPLE)
+    others_pay: int = doc("multiple of base each other loser pays on a discard win", default=1,
+                          bounds=MULTIPLE)
     self_drawn_pays: int = doc("multiple of base each opponent pays on a self-drawn win "
                                "(winner-only schemes: the winner's points are multiplied by it)",
-                               default=2)
+                               default=2, bounds=MULTIPLE)
     thirteen_wonders_self_drawn_rate: bool = doc(
         "row 'Thirteen Wonders': paid at the self-drawn rate even off a discard", default=True)
     multiple_winners: Literal["nearest", "all"] = doc(
@@ -79,13 +94,17 @@ class InstantPayouts:
     """Row 'instant payouts': points from each opponent when the condition first holds."""
 
     enabled: bool = doc("False where the table has no instant payouts", default=True)
-    claimed_kong: int = doc("a kong made by claiming a discard", default=2)
-    added_kong: int = doc("a kong made by adding to one's own exposed pong", default=2)
-    concealed_kong: int = doc("a concealed kong ('menqing': 2, like the other kongs)", default=0)
-    bonus_pair: int = doc("Cat+Mouse, Rooster+Centipede, own Flower+own Season", default=2)
+    claimed_kong: int = doc("a kong made by claiming a discard", default=2, bounds=POINTS)
+    added_kong: int = doc("a kong made by adding to one's own exposed pong", default=2,
+                            bounds=POINTS)
+    concealed_kong: int = doc("a concealed kong ('menqing': 2, like the other kongs)", default=0,
+                               bounds=POINTS)
+    bonus_pair: int = doc("Cat+Mouse, Rooster+Centipede, own Flower+own Season", default=2,
+                           bounds=POINTS)
     bonus_pair_initial: int = doc("the same pair when both tiles were exposed during the deal",
-                                  default=4)
-    bonus_set: int = doc("all four Animals, Flowers or Seasons, in addition", default=4)
+                                  default=4, bounds=POINTS)
+    bonus_set: int = doc("all four Animals, Flowers or Seasons, in addition", default=4,
+                         bounds=POINTS)
 
 
 BaoCase = Literal[
@@ -105,7 +124,7 @@ class BaoRules:
         default=("third-dragon", "fourth-wind", "exposed-limit", "full-colour", "fresh-tile"))
     fresh_tile_max_remaining: int = doc(
         "the fresh-tile case applies when at most this many playable tiles remain "
-        "(standard: fewer than 4, so 3; menqing: 5 or fewer)", default=3)
+        "(standard: fewer than 4, so 3; menqing: 5 or fewer)", default=3, bounds=(0, 100))
 
 
 @dataclass(frozen=True)
@@ -120,7 +139,8 @@ class ClaimRules:
 
 @dataclass(frozen=True)
 class WallRules:
-    end_tiles: int = doc("tiles left unplayed at the end of the wall", default=15)
+    end_tiles: int = doc("tiles left unplayed at the end of the wall", default=15,
+                         bounds=(0, 40))
     replacement: Literal["same-wall", "dead-wall"] = doc(
         "row 'replacement draws come from': 'same-wall' (back of the same wall, every draw counts "
         "toward the 15-tile end) or 'dead-wall' (the last 15 tiles are a dead wall that only "
@@ -136,9 +156,11 @@ class MatchRules:
     round_wind: Literal["advances", "fixed-east"] = doc(
         "row 'round wind': advances after each full turn of the deal, or stays East",
         default="advances")
-    rounds: int = doc("rounds in a full match (East to North is 4)", default=4)
-    quick_game_hands: int = doc("hands in a quick game (0: no quick game)", default=0)
-    max_hands_per_round: int = doc("a round ends after this many hands (0: no limit)", default=0)
+    rounds: int = doc("rounds in a full match (East to North is 4)", default=4, bounds=(1, 16))
+    quick_game_hands: int = doc("hands in a quick game (0: no quick game)", default=0,
+                                bounds=(0, 64))
+    max_hands_per_round: int = doc("a round ends after this many hands (0: no limit)", default=0,
+                                   bounds=(0, 100))
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import HandError
+from ..inputs import did_you_mean
 from ..tiles import Seat, Tile
 
 EVENTS = ("replacement", "last-tile", "robbing-kong", "robbing-eighth", "heavenly", "earthly")
@@ -42,6 +43,21 @@ class WinContext:
         if self.robbing_eighth and self.self_drawn:
             raise HandError("robbing the eighth takes another player's bonus tile, "
                             "not a self-drawn one")
+        # The rarer events each describe one moment of the hand; two that cannot happen
+        # together would score patterns the table never saw.
+        if self.robbing_kong and self.robbing_eighth:
+            raise HandError("robbing a kong and robbing the eighth are different wins, "
+                            "not one")
+        if self.replacement and not self.self_drawn:
+            raise HandError("a win on a replacement draw is self-drawn, it has no discarder")
+        if self.heavenly and (not self.self_drawn or self.seat != Seat.EAST):
+            raise HandError("heavenly is the banker's (East's) self-drawn win on the deal, "
+                            "with no discarder")
+        if self.earthly and self.discarder != Seat.EAST:
+            raise HandError("earthly is a win on the banker's (East's) first discard: the "
+                            "discarder must be East")
+        if self.heavenly and self.earthly:
+            raise HandError("a win cannot be both heavenly and earthly")
 
     @classmethod
     def from_events(cls, seat: Seat, win_tile: Tile, self_drawn: bool, round_wind: Seat,
@@ -49,7 +65,8 @@ class WinContext:
         """Build a context from event names (see ``EVENTS``)."""
         for e in events:
             if e not in EVENTS:
-                raise HandError(f"unknown event {e!r}: expected one of {', '.join(EVENTS)}")
+                raise HandError(f"unknown event {e!r}{did_you_mean(e, EVENTS)}: expected one "
+                                f"of {', '.join(EVENTS)}")
         return cls(
             seat=seat, win_tile=win_tile, self_drawn=self_drawn, round_wind=round_wind,
             discarder=discarder, replacement="replacement" in events,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import HandError, MeldError, SgmahjongError
 from ..hand import Hand
+from ..inputs import did_you_mean
 from ..melds import Meld
 from ..rules.loading import load_rules
 from ..rules.model import Ruleset
@@ -49,48 +50,59 @@ class ScoredWin:
     liability: Liability | None = None
 
 
-def parse_request(request: Mapping[str, Any]) -> tuple[Hand, WinContext]:
-    """Check a request's fields and build the completed hand and the win's context."""
+def parse_request(request: Mapping[str, Any], labels: Mapping[str, str] | None = None
+                  ) -> tuple[Hand, WinContext]:
+    """Check a request's fields and build the completed hand and the win's context.
+
+    Errors name a field as ``field 'win_tile'``, or by ``labels[field]`` when the request
+    was built from other input (the command line names its options: ``--win``)."""
+    def name(key: str) -> str:
+        return labels.get(key, f"field {key!r}") if labels else f"field {key!r}"
+
     if not isinstance(request, Mapping):
         raise RequestError("the request must be a JSON object")
     unknown = [k for k in request if k not in FIELDS]
     if unknown:
-        raise RequestError(f"unknown field {unknown[0]!r}; fields are {', '.join(FIELDS)}")
+        raise RequestError(f"unknown field {unknown[0]!r}{did_you_mean(str(unknown[0]), FIELDS)}; "
+                           f"fields are {', '.join(FIELDS)}")
     for key in ("concealed", "win_tile", "seat"):
         if key not in request:
             raise RequestError(f"missing field {key!r}")
-    concealed = _tiles(request, "concealed")
-    bonus = _tiles(request, "bonus", default="")
+    concealed = _tiles(request, "concealed", name)
+    bonus = _tiles(request, "bonus", name, default="")
     melds_raw = request.get("melds", [])
     if not isinstance(melds_raw, list) or not all(isinstance(m, str) for m in melds_raw):
-        raise RequestError("field 'melds' must be a list of texts like \"pong 777z\"")
+        raise RequestError(f"{name('melds')} must be a list of texts like \"pong 777z\"")
     melds = []
     for m in melds_raw:
         try:
             melds.append(Meld.parse(m))
         except MeldError as exc:
-            raise RequestError(f"field 'melds': {exc}") from None
-    win_list = _tiles(request, "win_tile")
+            raise RequestError(f"{name('melds')}: {exc}") from None
+    win_list = _tiles(request, "win_tile", name)
     if len(win_list) != 1:
-        raise RequestError(f"field 'win_tile' must be exactly one tile, got {len(win_list)}")
+        raise RequestError(f"{name('win_tile')} must be exactly one tile, got {len(win_list)}")
     win = win_list[0]
     bad_bonus = [t.text for t in bonus if not t.is_bonus]
     if bad_bonus:
-        raise RequestError(f"field 'bonus' holds non-bonus tiles: {', '.join(bad_bonus)}")
+        raise RequestError(f"{name('bonus')} holds non-bonus tiles: {', '.join(bad_bonus)}")
     bad_conc = [t.text for t in concealed if t.is_bonus]
     if bad_conc:
         raise RequestError(
-            f"field 'concealed' holds bonus tiles {', '.join(bad_conc)}; list them under 'bonus'"
+            f"{name('concealed')} holds bonus tiles {', '.join(bad_conc)}; list them under "
+            f"{name('bonus')}"
         )
-    seat = _seat(request, "seat")
-    round_wind = _seat(request, "round") if request.get("round") is not None else Seat.EAST
-    discarder = _seat(request, "discarder") if request.get("discarder") is not None else None
+    seat = _seat(request, "seat", name)
+    round_wind = (_seat(request, "round", name) if request.get("round") is not None
+                  else Seat.EAST)
+    discarder = (_seat(request, "discarder", name) if request.get("discarder") is not None
+                 else None)
     self_drawn = request.get("self_drawn", discarder is None)
     if not isinstance(self_drawn, bool):
-        raise RequestError("field 'self_drawn' must be true or false")
+        raise RequestError(f"{name('self_drawn')} must be true or false")
     events = request.get("events", [])
     if not isinstance(events, list) or not all(isinstance(e, str) for e in events):
-        raise RequestError("field 'events' must be a list of event names")
+        raise RequestError(f"{name('events')} must be a list of event names")
 
     all_tiles = [*concealed, win, *bonus]
     for m in melds:
@@ -101,7 +113,7 @@ def parse_request(request: Mapping[str, Any]) -> tuple[Hand, WinContext]:
         if playable != 13:
             raise RequestError(
                 f"with the eighth bonus tile {win.text} as the winning tile the hand holds 13 "
-                f"playable tiles; 'concealed' has {len(concealed)} tiles and "
+                f"playable tiles; {name('concealed')} has {len(concealed)} tiles and "
                 f"{_sets(len(melds))}, {playable} in all (each kong counts three)"
             )
         hand = Hand(tuple(concealed), tuple(melds), (*bonus, win))
@@ -109,7 +121,7 @@ def parse_request(request: Mapping[str, Any]) -> tuple[Hand, WinContext]:
         if playable != 13:
             want = 13 - 3 * len(melds)
             raise RequestError(
-                f"'concealed' must hold {want} tiles (without the winning tile) beside "
+                f"{name('concealed')} must hold {want} tiles (without the winning tile) beside "
                 f"{_sets(len(melds))}, but it holds {len(concealed)}"
             )
         hand = Hand((*concealed, win), tuple(melds), tuple(bonus))
@@ -120,10 +132,12 @@ def parse_request(request: Mapping[str, Any]) -> tuple[Hand, WinContext]:
     return hand, ctx
 
 
-def score_win(request: Mapping[str, Any], rules: str | Ruleset | None = None) -> ScoredWin:
-    """Score a request and settle it (a non-winning hand settles to zero)."""
+def score_win(request: Mapping[str, Any], rules: str | Ruleset | None = None,
+              labels: Mapping[str, str] | None = None) -> ScoredWin:
+    """Score a request and settle it (a non-winning hand settles to zero). ``labels`` name
+    the fields in errors as :func:`parse_request` says."""
     rs = load_rules(rules)
-    hand, ctx = parse_request(request)
+    hand, ctx = parse_request(request, labels)
     liable, fresh, tiles_left = _bao_fields(request, ctx)
     result = score_hand(hand, ctx, rs)
     liability = None
@@ -203,25 +217,30 @@ def _sets(n: int) -> str:
     return f"{n} declared set" + ("" if n == 1 else "s")
 
 
-def _tiles(request: Mapping[str, Any], key: str, default: str | None = None) -> list[Tile]:
+def _field(key: str) -> str:
+    return f"field {key!r}"
+
+
+def _tiles(request: Mapping[str, Any], key: str, name: Callable[[str], str] = _field,
+           default: str | None = None) -> list[Tile]:
     value = request.get(key, default)
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise RequestError(f'field {key!r} must be tile text like "123m456p"')
+        raise RequestError(f'{name(key)} must be tile text like "123m456p"')
     try:
         return parse_tiles(value)
     except SgmahjongError as exc:
-        raise RequestError(f"field {key!r}: {exc}") from None
+        raise RequestError(f"{name(key)}: {exc}") from None
 
 
-def _seat(request: Mapping[str, Any], key: str) -> Seat:
+def _seat(request: Mapping[str, Any], key: str, name: Callable[[str], str] = _field) -> Seat:
     value = request.get(key)
     if not isinstance(value, str):
-        raise RequestError(f'field {key!r} must be one of "E", "S", "W", "N"')
+        raise RequestError(f'{name(key)} must be one of "E", "S", "W", "N"')
     try:
         return Seat.parse(value)
     except SgmahjongError:
         raise RequestError(
-            f"field {key!r}: unknown seat {value!r}; expected one of E, S, W, N"
+            f"{name(key)}: unknown seat {value!r}; expected one of E, S, W, N"
         ) from None

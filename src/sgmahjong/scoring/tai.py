@@ -67,7 +67,7 @@ def score_hand(hand: Hand, ctx: WinContext, rules: Ruleset | str | None = None) 
     readings = list(_readings(hand, ctx, rs))
     if not readings:
         return ScoreResult(False, False, 0, 0, (), None,
-                           reason="not a winning hand: the tiles do not form four sets and "
+                           reason="the tiles do not form four sets and "
                                   "an eye, Thirteen Wonders or an automatic win")
     if not rs.scoring.counts_tai:
         best = readings[0]
