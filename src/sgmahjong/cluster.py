@@ -61,8 +61,8 @@ def play_batch(rules_text: str, players: tuple[str, ...], seed: int, indices: Se
 def batches(games: int, cpus: int) -> list[range]:
     """Split games ``0..games-1`` into consecutive batches, a few per CPU.
 
-    >>> [len(b) for b in batches(10, 2)]
-    [2, 2, 2, 2, 2]
+    >>> [len(b) for b in batches(20, 2)]
+    [2, 2, 2, 2, 2, 2, 2, 2, 2, 2]
     >>> batches(0, 4)
     []
     """
