@@ -243,9 +243,10 @@ class LeaseStore:
         return [InboxRow(int(r.seq), r.table_id, r.peer, r.conn, r.kind, json.loads(r.payload))
                 for r in rows]
 
-    def done(self, seq: int) -> None:
+    def done(self, seqs: Sequence[int]) -> None:
+        """Remove handled messages from the inbox."""
         with self.engine.begin() as conn:
-            conn.execute(delete(table_inbox).where(table_inbox.c.seq == seq))
+            conn.execute(delete(table_inbox).where(table_inbox.c.seq.in_(list(seqs))))
 
     def put_outbox(self, rows: Sequence[tuple[str, str, dict[str, Any]]]) -> None:
         """Queue (server, socket, message) rows and signal each server concerned."""

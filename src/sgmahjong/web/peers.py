@@ -140,12 +140,13 @@ class RemoteTable:
 
     async def attach(self, conn: Conn, last_seen: int | None) -> None:
         key = secrets.token_hex(12)
-        lease = self.lobby.leases.owner(self.id)
+        leases = self.lobby.leases
+        lease = await asyncio.to_thread(leases.owner, self.id)
         relay = Relay(conn, self.id, key, last_seen, 0 if lease is None else lease[1])
         self._keys[conn] = key
         self.lobby.relays[key] = relay
-        self.lobby.leases.put_inbox(self.id, self.lobby.peer, key, "attach",
-                                    {"player": conn.player, "last_seen": last_seen})
+        await asyncio.to_thread(leases.put_inbox, self.id, self.lobby.peer, key, "attach",
+                                {"player": conn.player, "last_seen": last_seen})
 
     async def detach(self, conn: Conn) -> None:
         key = self._keys.pop(conn, None)
@@ -153,7 +154,8 @@ class RemoteTable:
             return
         self.lobby.relays.pop(key, None)
         with contextlib.suppress(Exception):    # the owner notices a dead server anyway
-            self.lobby.leases.put_inbox(self.id, self.lobby.peer, key, "detach", {})
+            await asyncio.to_thread(self.lobby.leases.put_inbox, self.id, self.lobby.peer,
+                                    key, "detach", {})
 
     async def handle(self, conn: Conn, msg: ClientMessage) -> None:
         key = self._keys.get(conn)
@@ -170,8 +172,10 @@ class RemoteTable:
             conn.send(error("spectator", "spectators cannot act at the table"))
             return
         try:
-            self.lobby.leases.put_inbox(self.id, self.lobby.peer, key, "msg",
-                                        client_json(msg))
+            # in a thread: the loop serves the other sockets meanwhile, and this socket's
+            # next message waits for this one, so they stay in order
+            await asyncio.to_thread(self.lobby.leases.put_inbox, self.id, self.lobby.peer,
+                                    key, "msg", client_json(msg))
         except Exception:
             log.exception("table %s: a message could not be relayed", self.id)
             conn.send(error("unsaved", "the message could not be passed on: try again"))
@@ -351,9 +355,11 @@ class PeerLobby(Lobby):
         while True:
             await self._out_wake.wait()
             self._out_wake.clear()
+            rows, self._out = self._out, []
             try:
-                self._flush_now()
+                await asyncio.to_thread(self.leases.put_outbox, rows)
             except Exception:
+                self._out[:0] = rows
                 log.exception("the outbox could not be written; trying again")
                 await asyncio.sleep(0.5)
                 self._out_wake.set()
@@ -371,17 +377,29 @@ class PeerLobby(Lobby):
         try:
             while True:
                 self._again.discard(tid)
-                rows = self.leases.take_inbox([tid], self._inbox_after.get(tid, 0))
-                for row in rows:
-                    rt = self.tables.get(tid)
-                    if tid not in self.epochs or rt is None:
-                        return
-                    try:
-                        await self._apply(rt, row)
-                    except Exception:
-                        log.exception("table %s: relayed message %d failed", tid, row.seq)
-                    self.leases.done(row.seq)
-                    self._inbox_after[tid] = row.seq
+                rows = await asyncio.to_thread(self.leases.take_inbox, [tid],
+                                               self._inbox_after.get(tid, 0))
+                done: list[int] = []
+                try:
+                    for row in rows:
+                        rt = self.tables.get(tid)
+                        if tid not in self.epochs or rt is None:
+                            return
+                        if row.kind == "call":
+                            # gone before it is answered: after a crash the caller asks
+                            # again rather than joining twice
+                            self.leases.done([row.seq])
+                        try:
+                            await self._apply(rt, row)
+                        except Exception:
+                            log.exception("table %s: relayed message %d failed", tid, row.seq)
+                        done.append(row.seq)
+                        self._inbox_after[tid] = row.seq
+                finally:
+                    # an action's row went with its events; the rest go now (one done
+                    # twice after a crash is harmless: an attach, a leave, a stale answer)
+                    if done:
+                        await asyncio.to_thread(self.leases.done, done)
                 if tid not in self._again:
                     return
         except Exception:
@@ -460,7 +478,8 @@ class PeerLobby(Lobby):
         try:
             while True:
                 self._outbox_again = False
-                for key, message in self.leases.take_outbox(self.peer):
+                for key, message in await asyncio.to_thread(self.leases.take_outbox,
+                                                             self.peer):
                     self._deliver(key, message)
                 if not self._outbox_again:
                     return
