@@ -210,7 +210,9 @@ class LeaseStore:
                     or_(and_(lease.c.table_id.is_(None),
                              game_tables.c.created_at < self._now() - grace),
                         and_(lease.c.table_id.is_not(None), lease.c.owner.is_(None)),
-                        lease.c.owner.not_in(self._alive())))
+                        # (NULL NOT IN an empty set is true: hence the first test)
+                        and_(lease.c.owner.is_not(None),
+                             lease.c.owner.not_in(self._alive()))))
              .order_by(game_tables.c.created_at).limit(limit))
         with self.engine.connect() as conn:
             return list(conn.execute(q).scalars())
