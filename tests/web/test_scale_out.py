@@ -32,6 +32,7 @@ from sqlalchemy.pool import NullPool
 
 from sgmahjong.cli import main
 from sgmahjong.store.db import database_url
+from sgmahjong.store.leases import SingleServerLock
 
 URL_ENV = "SGMAHJONG_TEST_DATABASE_URL"
 REQUIRE_ENV = "SGMAHJONG_REQUIRE_POSTGRES"
@@ -270,6 +271,9 @@ def test_three_servers_play_on_when_the_owner_of_a_table_is_killed(
         await wait_until(lambda: max(s.n for s in s1) > held_n, 5.0,
                          "another server to play table 1 on")
         took = time.monotonic() - killed
+        # her answer to the dead server's request was refused, not lost or applied late:
+        # she answered the new owner's request instead
+        await wait_until(lambda: "stale" in s1[0].errors, 5.0, "the stale answer's refusal")
         owner, epoch = lease_owner(pg_url, t1["table_id"])
         assert owner != owner1[0] and epoch > owner1[1]
         print(f"table 1 played on {took:.2f} s after its server was killed", file=sys.stderr)
@@ -315,6 +319,16 @@ def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
         first.send_signal(signal.SIGINT)
         first.wait(10)
     # once the first has stopped, the file is free again
-    again, _ = serve(url, tmp_path, "again")
-    again.send_signal(signal.SIGINT)
-    again.wait(10)
+    lock = SingleServerLock(url)
+    lock.acquire()
+    lock.release()
+
+
+@pytest.mark.parametrize("rate", ["0", "-3"])
+def test_a_rate_that_lets_nothing_through_is_refused(
+        rate: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    assert main(["serve", "--database-url", url, "--port", "0", "--rate", rate]) == 2
+    err = capsys.readouterr().err
+    assert err == f"sgmahjong serve: error: --rate must be above 0, not {float(rate)}\n"
+    assert not (tmp_path / "web.sqlite3").exists()        # nothing was started

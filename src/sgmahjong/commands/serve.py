@@ -65,22 +65,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from ..store.db import TableStore, default_database_url
     from ..store.leases import SingleServerLock, is_postgres
-    from ..web import WebConfig, create_app
 
     url = args.database_url or default_database_url()
     if not args.rate > 0:
         raise SgmahjongError(f"--rate must be above 0, not {args.rate}")
-    config = WebConfig(database_url=url, ai_delay=args.ai_delay,
-                       rate=args.rate, burst=3 * args.rate, shared=is_postgres(url),
-                       disconnect_grace=args.disconnect_grace,
-                       claim_window=max(0.0, args.claim_window),
-                       turn_limit=max(0.0, args.turn_limit),
-                       next_hand_delay=args.next_hand_delay, allow_seed=args.allow_seed,
-                       allowed_origins=tuple(args.allow_origin))
+    shared = is_postgres(url)
     # Take the port before saying where the table is: a port in use is one clear error,
     # not an address printed for a server that never starts.
     sock = listen(args.host, args.port)
@@ -92,6 +83,18 @@ def run(args: argparse.Namespace) -> int:
         lock.release()
         sock.close()
         raise
+    # the web stack, once nothing stands in the way
+    import uvicorn
+
+    from ..web import WebConfig, create_app
+
+    config = WebConfig(database_url=url, ai_delay=args.ai_delay,
+                       rate=args.rate, burst=3 * args.rate, shared=shared,
+                       disconnect_grace=args.disconnect_grace,
+                       claim_window=max(0.0, args.claim_window),
+                       turn_limit=max(0.0, args.turn_limit),
+                       next_hand_delay=args.next_hand_delay, allow_seed=args.allow_seed,
+                       allowed_origins=tuple(args.allow_origin))
     app = create_app(config, store)
     port = sock.getsockname()[1]
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host

@@ -308,6 +308,8 @@ class PeerLobby(Lobby):
             if row is None:
                 continue
             async with self._loading:
+                if tid in self.epochs:      # a socket's arrival took it meanwhile
+                    continue
                 old = self.tables.pop(tid, None)
                 if old is not None:
                     await old.close()
