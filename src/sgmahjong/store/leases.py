@@ -65,7 +65,7 @@ from .tables import (
 CHANNEL = "sgmahjong"
 """The PostgreSQL ``LISTEN``/``NOTIFY`` channel the servers signal each other on."""
 
-LEASE_TTL = 3.0       # a server not heard of for this long is dead: its tables move
+LEASE_TTL = 2.5       # a server not heard of for this long is dead: its tables move
 RENEW_EVERY = 1.0     # how often a server says it is alive (well inside the TTL)
 
 ANSWERING: contextvars.ContextVar[tuple[str, int] | None] = contextvars.ContextVar(

@@ -298,10 +298,10 @@ class PeerLobby(Lobby):
 
     async def _claim_orphans(self) -> int:
         got = 0
-        for tid in self.leases.orphans():
+        for tid in await asyncio.to_thread(self.leases.orphans):
             if tid in self.epochs:
                 continue
-            epoch = self.leases.claim(tid, self.peer)
+            epoch = await asyncio.to_thread(self.leases.claim, tid, self.peer)
             if epoch is None:
                 continue
             row = self.store.load_table(tid)
@@ -573,13 +573,14 @@ class PeerLobby(Lobby):
                 log.exception("the servers' beat failed")
 
     async def _tick(self) -> None:
-        self.leases.renew(self.peer)
-        held = self.leases.held(self.peer)
+        # the database calls in a thread: a slow answer must not hold up the tables
+        await asyncio.to_thread(self.leases.renew, self.peer)
+        held = await asyncio.to_thread(self.leases.held, self.peer)
         for tid, epoch in list(self.epochs.items()):
             if held.get(tid) != epoch:
                 await self._lose(tid)
         await self._claim_orphans()
-        live = self.leases.live_peers()
+        live = await asyncio.to_thread(self.leases.live_peers)
         for key, rc in list(self.remote_conns.items()):
             if rc.peer not in live:        # that server died: its sockets are gone
                 del self.remote_conns[key]
