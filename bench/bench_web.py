@@ -241,7 +241,9 @@ def scale_out(args: argparse.Namespace, levels: list[int]) -> int:
         results = []
         try:
             if not args.json:
-                print(f"-- {k} server process{'es' if k > 1 else ''}", flush=True)
+                load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+                print(f"-- {k} server process{'es' if k > 1 else ''} ({os.cpu_count()} cores, "
+                      f"load average {load} before the step)", flush=True)
             for n in levels:
                 r = asyncio.run(run_level(bases, n, args.humans, args.hands, args.limit,
                                           args.think))
@@ -258,16 +260,23 @@ def scale_out(args: argparse.Namespace, levels: list[int]) -> int:
         summary.append({"servers": k, "results": results, "max_tables_p99_under_100ms":
                         best(results)})
     admin.dispose()
-    one = summary[0]["max_tables_p99_under_100ms"] or 1
+    one = summary[0]["max_tables_p99_under_100ms"]
+    top = summary[0]["results"][-1]["actions_per_s"] or 1
     for s in summary:
-        s["ratio"] = round(s["max_tables_p99_under_100ms"] / one, 2)
+        # None when one process met the target at no level: no ratio to speak of
+        s["ratio"] = round(s["max_tables_p99_under_100ms"] / one, 2) if one else None
+        # the actions per second at the largest level: what the processes carry when full
+        s["actions_per_s_at_most"] = s["results"][-1]["actions_per_s"]
+        s["throughput_ratio"] = round(s["actions_per_s_at_most"] / top, 2)
     if args.json:
         print(json.dumps({"servers": summary}))
     else:
         for s in summary:
+            ratio = "-" if s["ratio"] is None else f"{s['ratio']:.2f}x"
             print(f"{s['servers']} process{'es' if s['servers'] > 1 else '  '}: "
-                  f"{s['max_tables_p99_under_100ms']:4d} tables with p99 < 100 ms "
-                  f"({s['ratio']:.2f}x one process)")
+                  f"{s['max_tables_p99_under_100ms']:4d} tables with p99 < 100 ms ({ratio} "
+                  f"one process); {s['actions_per_s_at_most']} actions/s at {levels[-1]} "
+                  f"tables ({s['throughput_ratio']:.2f}x)")
     return 0
 
 
