@@ -135,8 +135,11 @@ async def one_table(spread: Spread, humans: int, hands: int, stats: Stats,
         t = r.json()
         tokens = [t["token"]]
         for i in range(1, humans):
-            j = await http.post(f"{spread()}/api/tables/{t['table_id']}/join",
-                                json={"name": f"Bot {i + 1}"})
+            for _attempt in range(3):    # "busy" (503): asked again, as a page would
+                j = await http.post(f"{spread()}/api/tables/{t['table_id']}/join",
+                                    json={"name": f"Bot {i + 1}"})
+                if j.status_code != 503:
+                    break
             j.raise_for_status()
             tokens.append(j.json()["token"])
         ready = [asyncio.Event() for _ in tokens]

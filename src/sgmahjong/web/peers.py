@@ -45,7 +45,7 @@ from .security import token_matches
 
 log = logging.getLogger("sgmahjong.web.peers")
 
-CALL_TIMEOUT = 5.0        # seconds a relayed join or start waits for the owner's answer
+CALL_TIMEOUT = 10.0       # seconds a relayed join or start waits for the owner's answer
 STALE = ("the table moved to another server while your message was on its way: answer "
          "its next request")
 
@@ -205,7 +205,6 @@ class PeerLobby(Lobby):
         self.calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._out: list[tuple[str, str, dict[str, Any]]] = []
         self._out_wake = asyncio.Event()
-        self._inbox_after: dict[str, int] = {}
         self._draining: set[str] = set()
         self._again: set[str] = set()
         self._outbox_busy = False
@@ -288,7 +287,6 @@ class PeerLobby(Lobby):
         rt.next_rid = self._rid_base(epoch)
         self.tables[row.id] = rt
         self.epochs[row.id] = epoch
-        self._inbox_after[row.id] = 0
         rt.ensure_running()
         with contextlib.suppress(Exception):
             self.leases.signal(f"l:{row.id}")
@@ -379,8 +377,10 @@ class PeerLobby(Lobby):
         try:
             while True:
                 self._again.discard(tid)
-                rows = await asyncio.to_thread(self.leases.take_inbox, [tid],
-                                               self._inbox_after.get(tid, 0))
+                # every row still there, not those after the last seen: the numbers are
+                # drawn when rows are written, and a row written earlier by a slower
+                # server may be committed after a later one
+                rows = await asyncio.to_thread(self.leases.take_inbox, [tid])
                 done: list[int] = []
                 try:
                     for row in rows:
@@ -396,7 +396,6 @@ class PeerLobby(Lobby):
                         except Exception:
                             log.exception("table %s: relayed message %d failed", tid, row.seq)
                         done.append(row.seq)
-                        self._inbox_after[tid] = row.seq
                 finally:
                     # an action's row went with its events; the rest go now (one done
                     # twice after a crash is harmless: an attach, a leave, a stale answer)
