@@ -25,7 +25,9 @@ import contextlib
 import json
 import logging
 import secrets
-from typing import Any
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from ..store.db import StoredTable, TableStore
 from ..store.leases import (
@@ -44,6 +46,7 @@ from .runtime import Conn, TableError, TableRuntime
 from .security import token_matches
 
 log = logging.getLogger("sgmahjong.web.peers")
+T = TypeVar("T")
 
 CALL_TIMEOUT = 10.0       # seconds a relayed join or start waits for the owner's answer
 STALE = ("the table moved to another server while your message was on its way: answer "
@@ -141,11 +144,11 @@ class RemoteTable:
     async def attach(self, conn: Conn, last_seen: int | None) -> None:
         key = secrets.token_hex(12)
         leases = self.lobby.leases
-        lease = await asyncio.to_thread(leases.owner, self.id)
+        lease = await self.lobby.io(leases.owner, self.id)
         relay = Relay(conn, self.id, key, last_seen, 0 if lease is None else lease[1])
         self._keys[conn] = key
         self.lobby.relays[key] = relay
-        await asyncio.to_thread(leases.put_inbox, self.id, self.lobby.peer, key, "attach",
+        await self.lobby.io(leases.put_inbox, self.id, self.lobby.peer, key, "attach",
                                 {"player": conn.player, "last_seen": last_seen})
 
     async def detach(self, conn: Conn) -> None:
@@ -154,7 +157,7 @@ class RemoteTable:
             return
         self.lobby.relays.pop(key, None)
         with contextlib.suppress(Exception):    # the owner notices a dead server anyway
-            await asyncio.to_thread(self.lobby.leases.put_inbox, self.id, self.lobby.peer,
+            await self.lobby.io(self.lobby.leases.put_inbox, self.id, self.lobby.peer,
                                     key, "detach", {})
 
     async def handle(self, conn: Conn, msg: ClientMessage) -> None:
@@ -174,7 +177,7 @@ class RemoteTable:
         try:
             # in a thread: the loop serves the other sockets meanwhile, and this socket's
             # next message waits for this one, so they stay in order
-            await asyncio.to_thread(self.lobby.leases.put_inbox, self.id, self.lobby.peer,
+            await self.lobby.io(self.lobby.leases.put_inbox, self.id, self.lobby.peer,
                                     key, "msg", client_json(msg))
         except Exception:
             log.exception("table %s: a message could not be relayed", self.id)
@@ -211,6 +214,18 @@ class PeerLobby(Lobby):
         self._outbox_again = False
         self._tasks: list[asyncio.Task[None]] = []
         self._ticks = 0
+        # the beat's own thread: queued behind a burst of relayed messages in the shared
+        # pool, a renewal could come too late and the server's tables would be taken
+        self._beat_pool = ThreadPoolExecutor(1, thread_name_prefix="sgmahjong-beat")
+        self._io_pool = ThreadPoolExecutor(8, thread_name_prefix="sgmahjong-relay")
+
+    async def io(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a relaying database call in the relays' threads (the AI has the default
+        pool): the loop serves the other sockets meanwhile."""
+        return await asyncio.get_running_loop().run_in_executor(self._io_pool, fn, *args)
+
+    async def _beat(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._beat_pool, fn, *args)
 
     # ------------------------------------------------------------ life
 
@@ -238,6 +253,8 @@ class PeerLobby(Lobby):
             self._flush_now()
         with contextlib.suppress(Exception):
             self.leases.leave(self.peer)      # the others take the tables at once
+        self._beat_pool.shutdown(wait=False)
+        self._io_pool.shutdown(wait=False)
 
     # ------------------------------------------------------------ tables
 
@@ -296,10 +313,10 @@ class PeerLobby(Lobby):
 
     async def _claim_orphans(self) -> int:
         got = 0
-        for tid in await asyncio.to_thread(self.leases.orphans):
+        for tid in await self._beat(self.leases.orphans):
             if tid in self.epochs:
                 continue
-            epoch = await asyncio.to_thread(self.leases.claim, tid, self.peer)
+            epoch = await self._beat(self.leases.claim, tid, self.peer)
             if epoch is None:
                 continue
             row = self.store.load_table(tid)
@@ -357,7 +374,7 @@ class PeerLobby(Lobby):
             self._out_wake.clear()
             rows, self._out = self._out, []
             try:
-                await asyncio.to_thread(self.leases.put_outbox, rows)
+                await self.io(self.leases.put_outbox, rows)
             except Exception:
                 self._out[:0] = rows
                 log.exception("the outbox could not be written; trying again")
@@ -380,7 +397,7 @@ class PeerLobby(Lobby):
                 # every row still there, not those after the last seen: the numbers are
                 # drawn when rows are written, and a row written earlier by a slower
                 # server may be committed after a later one
-                rows = await asyncio.to_thread(self.leases.take_inbox, [tid])
+                rows = await self.io(self.leases.take_inbox, [tid])
                 done: list[int] = []
                 try:
                     for row in rows:
@@ -400,7 +417,7 @@ class PeerLobby(Lobby):
                     # an action's row went with its events; the rest go now (one done
                     # twice after a crash is harmless: an attach, a leave, a stale answer)
                     if done:
-                        await asyncio.to_thread(self.leases.done, done)
+                        await self.io(self.leases.done, done)
                 if tid not in self._again:
                     return
         except Exception:
@@ -479,7 +496,7 @@ class PeerLobby(Lobby):
         try:
             while True:
                 self._outbox_again = False
-                for key, message in await asyncio.to_thread(self.leases.take_outbox,
+                for key, message in await self.io(self.leases.take_outbox,
                                                              self.peer):
                     self._deliver(key, message)
                 if not self._outbox_again:
@@ -573,13 +590,13 @@ class PeerLobby(Lobby):
 
     async def _tick(self) -> None:
         # the database calls in a thread: a slow answer must not hold up the tables
-        await asyncio.to_thread(self.leases.renew, self.peer)
-        held = await asyncio.to_thread(self.leases.held, self.peer)
+        await self._beat(self.leases.renew, self.peer)
+        held = await self._beat(self.leases.held, self.peer)
         for tid, epoch in list(self.epochs.items()):
             if held.get(tid) != epoch:
                 await self._lose(tid)
         await self._claim_orphans()
-        live = await asyncio.to_thread(self.leases.live_peers)
+        live = await self._beat(self.leases.live_peers)
         for key, rc in list(self.remote_conns.items()):
             if rc.peer not in live:        # that server died: its sockets are gone
                 del self.remote_conns[key]
