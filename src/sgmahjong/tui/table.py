@@ -105,6 +105,7 @@ class TableScreen(Screen[None]):
         Binding("4", "choose(3)", "4", show=False),
         Binding("escape", "cancel", "Back", show=False),
         Binding("h", "toggle_hints", "Hints"),
+        Binding("r", "pages", "Rules"),
         Binding("question_mark", "help", "Keys"),
         Binding("q", "quit_game", "Quit"),
     ]
@@ -565,6 +566,10 @@ class TableScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
+
+    def action_pages(self) -> None:
+        """The learning pages for this table's rules; the hand waits underneath."""
+        self.play_app.show_pages(self.session.rules)
 
     def action_quit_game(self) -> None:
         if self.message.startswith("[b]Leave"):
