@@ -154,7 +154,7 @@ def test_a_house_rule_file_changes_the_page(tmp_path: Path) -> None:
     assert "only 6 tiles or fewer" in text
     assert "When only 16 tiles are left" in text
     tai = page("tai", rules).text()
-    assert "Big Four Winds 大四喜 | 12 tai, paid as 3" in tai
+    assert "Big Four Winds | 大四喜 | 12 tai, paid as 3" in tai
 
 
 # ------------------------------------------------------------------ the tai table
@@ -164,10 +164,12 @@ def test_tai_table_lists_every_pattern_with_its_value(preset: str) -> None:
     rules = load_rules(preset)
     s = rules.scoring
     table = next(b for b in page("tai", rules).blocks if isinstance(b, Table))
-    values = {row[0]: row[1] for row in table.rows}
+    values = {row[0]: row[2] for row in table.rows}
+    assert all(row[1] == PATTERNS[pid].chinese for row, pid in zip(
+        table.rows, [p for p in PATTERNS if p in s.patterns], strict=True))
     assert len(values) == len(s.patterns)
     for pid, rule in s.patterns.items():
-        value = values[f"{PATTERNS[pid].english} {PATTERNS[pid].chinese}"]
+        value = values[PATTERNS[pid].english]
         if rule.limit:
             assert value.startswith(f"limit: {s.limit_tai} tai")
         elif rule.tai > s.tai_cap:
@@ -179,13 +181,13 @@ def test_tai_table_lists_every_pattern_with_its_value(preset: str) -> None:
 def test_standard_tai_values_by_hand() -> None:
     table = next(b for b in page("tai", load_rules("standard")).blocks
                  if isinstance(b, Table))
-    values = dict(table.rows)
-    assert values["Dragon Pong 三元牌"] == "1 tai"
-    assert values["Ping Hu 平胡"] == "4 tai (instead of All Chow)"
-    assert values["Big Four Winds 大四喜"].startswith("12 tai, paid as 5")
-    garden = dict(next(b for b in page("tai", load_rules("garden")).blocks
-                       if isinstance(b, Table)).rows)
-    assert garden["Big Four Winds 大四喜"] == "limit: 5 tai"
+    values = {r[0]: r[2] for r in table.rows}
+    assert values["Dragon Pong"] == "1 tai"
+    assert values["Ping Hu"] == "4 tai (instead of All Chow)"
+    assert values["Big Four Winds"].startswith("12 tai, paid as 5")
+    garden = {r[0]: r[2] for r in next(b for b in page("tai", load_rules("garden")).blocks
+                                       if isinstance(b, Table)).rows}
+    assert garden["Big Four Winds"] == "limit: 5 tai"
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -73,3 +73,20 @@ def test_the_lesson(client: TestClient) -> None:
         assert set(s["view"]) >= {"concealed", "seats"}
         for seat in s["view"]["seats"]:
             assert "concealed" not in seat
+
+
+def _content(html: str) -> str:
+    """The page's own text: from its title to the way back (not the links around it)."""
+    return html[html.index("<h1>"):html.index('<p class="back">')]
+
+
+def test_a_table_s_pages_hold_its_rules_and_nothing_of_its_hands(client: TestClient) -> None:
+    t = create_table(client, rules="garden")
+    r = client.post(f"/api/tables/{t['table_id']}/start",
+                    headers={"Authorization": f"Bearer {t['token']}"})
+    assert r.status_code == 200, r.text
+    for page in ("how-to-play", "rules", "tai", "tiles", "tips"):
+        during = client.get(f"/learn/{page}?table={t['table_id']}").text
+        preset = client.get(f"/learn/{page}?rules=garden").text
+        # the same page as the preset's: made from the rules alone, no seat's tiles in it
+        assert _content(during) == _content(preset), page

@@ -441,14 +441,14 @@ def _tai_page(rules: Ruleset) -> list[Block]:
             value = count(rule.tai, "tai")
         also = (f" (instead of {_names(rule.replaces)})"
                 if rule.replaces and any(r in s.patterns for r in rule.replaces) else "")
-        rows.append((f"{name.english} {name.chinese}", value + also))
+        rows.append((name.english, name.chinese, value + also))
     out: list[Block] = [
         Para(f"Every pattern these rules score, with its tai. A win needs at least "
              f"{count(s.minimum_tai, 'tai')}; a hand counts as at most {count(s.tai_cap, 'tai')}."
              if s.minimum_tai > 0 else
              f"Every pattern these rules score, with its tai; a hand counts as at most "
              f"{count(s.tai_cap, 'tai')}."),
-        Table(("Pattern", "Tai"), tuple(rows)),
+        Table(("Pattern", "Chinese", "Tai"), tuple(rows)),
         Heading("An example of each"),
         Para("Each hand below is a whole winning hand for South in the East round: the tiles "
              "in hand with the winning tile, then any sets laid out, then any bonus tiles."),
@@ -457,7 +457,7 @@ def _tai_page(rules: Ruleset) -> list[Block]:
         ex = EXAMPLES[pid]
         how = "self-drawn" if ex.self_drawn else "on a discard"
         who = "East" if ex.seat == Seat.EAST else "South"
-        caption = (f"{row[0]}: {row[1]}. {who} wins on {tile_name(ex.win_tile)}, {how}"
+        caption = (f"{row[0]}: {row[2]}. {who} wins on {tile_name(ex.win_tile)}, {how}"
                    + (f", {ex.note}" if ex.note else "") + ".")
         out += [Heading(f"{PATTERNS[pid].english}", 3), TileRow(_groups(ex), caption)]
     return out
@@ -465,7 +465,7 @@ def _tai_page(rules: Ruleset) -> list[Block]:
 
 # ---------------------------------------------------------------------- the tile guide
 
-_SUITS = (("Characters 萬", "m"), ("Circles 筒", "p"), ("Bamboo 索", "s"))
+_SUITS = (("Characters", "m"), ("Circles", "p"), ("Bamboo", "s"))
 
 
 def _card(t: Tile) -> TileCard:
@@ -480,9 +480,9 @@ def _tile_guide(rules: Ruleset) -> list[Block]:
     for title, suit in _SUITS:
         out += [Heading(title, 3), TileCards(tuple(_card(t) for t in PLAYING_TILES
                                                    if t.is_suited and t.suit == suit))]
-    out += [Heading("Winds 風", 3), TileCards(tuple(_card(t) for t in PLAYING_TILES
+    out += [Heading("Winds", 3), TileCards(tuple(_card(t) for t in PLAYING_TILES
                                                       if t.is_wind)),
-            Heading("Dragons 三元", 3), TileCards(tuple(_card(t) for t in PLAYING_TILES
+            Heading("Dragons", 3), TileCards(tuple(_card(t) for t in PLAYING_TILES
                                                          if t.is_dragon)),
             Heading("Flowers and seasons", 3),
             TileCards(tuple(_card(t) for t in BONUS_TILES if t.owner is not None)),
