@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from textual.widgets import Static
 
-from sgmahjong.game import Chow, Discard, Won
+from sgmahjong.game import Chow, Discard, Pong, Won
 from sgmahjong.tiles import Seat, Tile
 from sgmahjong.tui.app import PlayApp
 from sgmahjong.tui.clock import ManualClock
@@ -21,7 +21,7 @@ from sgmahjong.tui.setup import SetupScreen
 from sgmahjong.tui.table import TableScreen
 
 from .conftest import settle
-from .test_play import READY, SIZE
+from .test_play import PAIR_OF_9S, READY, SIZE, offer_was_skipped
 
 pytestmark = pytest.mark.asyncio
 
@@ -102,6 +102,30 @@ async def test_pages_during_play_keep_the_hand(table_app: Callable[..., PlayApp]
         await pilot.pause()
         won = [e for e in app.session.hands[-1].events if isinstance(e, Won)]
         assert [w.seat for w in won] == [Seat.EAST]
+
+
+async def test_a_claim_timer_waits_while_the_pages_are_read(
+        table_app: Callable[..., PlayApp], clock: ManualClock) -> None:
+    app = table_app(PAIR_OF_9S, claim_timer=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter", "enter")
+        await pilot.pause()
+        assert Pong() in app.session.human_legal()
+        clock.advance(2)
+        await pilot.press("r")
+        await pilot.pause()
+        clock.advance(60)             # reading: the offer stays open
+        await pilot.pause()
+        assert Pong() in app.session.human_legal()
+        await pilot.press("escape")
+        await pilot.pause()
+        clock.advance(2.9)            # the timer starts again in full on the way back
+        await pilot.pause()
+        assert Pong() in app.session.human_legal()
+        clock.advance(0.1)
+        await pilot.pause()
+        assert offer_was_skipped(app)
 
 
 async def coach_says(app: PlayApp) -> str:

@@ -209,7 +209,7 @@ def _how_to_play(rules: Ruleset) -> list[Block]:
                 ("S", "skip a claim"), ("H", "show or hide the hints"),
                 ("R", "these pages (in the terminal; a button on the web)"),
                 ("L", "the guided first hand (in the terminal; a button on the web)"),
-                ("M", "mute the sounds (web)"),
+                ("M", "mute the sounds; the note button beside it plays music (web)"),
                 ("Q", "leave the table (terminal, press twice)")))]
     return out
 

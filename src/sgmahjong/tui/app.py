@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual.app import App
@@ -95,11 +96,13 @@ class PlayApp(App[None]):
         else:
             self.push_screen(screen)
 
-    def show_pages(self, rules: Ruleset, *, lesson: bool = False) -> None:
-        """The learning pages for these rules over the current screen (which waits)."""
+    def show_pages(self, rules: Ruleset, *, lesson: bool = False,
+                   closed: Callable[[object], None] | None = None) -> None:
+        """The learning pages for these rules over the current screen (which waits);
+        ``closed`` is called when the player goes back."""
         from .pages import PagesScreen
 
-        self.push_screen(PagesScreen(rules, lesson=lesson))
+        self.push_screen(PagesScreen(rules, lesson=lesson), closed)
 
     def back_to_setup(self) -> None:
         """Leave the table (the record so far is already saved)."""

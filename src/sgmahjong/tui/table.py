@@ -568,8 +568,20 @@ class TableScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def action_pages(self) -> None:
-        """The learning pages for this table's rules; the hand waits underneath."""
-        self.play_app.show_pages(self.session.rules)
+        """The learning pages for this table's rules; the hand waits underneath, and a
+        claim timer stops while the player reads (it starts again on the way back)."""
+        if self._claim_timer is not None:
+            self._claim_timer.cancel()
+            self._claim_timer = None
+        self.play_app.show_pages(self.session.rules, closed=self._back_from_pages)
+
+    def _back_from_pages(self, _: object = None) -> None:
+        s = self.session
+        if (s.in_hand and self._claim_timer is None and s.config.claim_timer > 0
+                and Pass() in s.human_legal()):
+            offer = len(s.game.events)
+            self._claim_timer = self.play_app.clock.call_later(
+                s.config.claim_timer, lambda: self._claim_timeout(offer))
 
     def action_quit_game(self) -> None:
         if self.message.startswith("[b]Leave"):
