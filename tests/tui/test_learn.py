@@ -63,6 +63,21 @@ async def test_pages_from_the_setup_screen(clock: ManualClock) -> None:
         assert isinstance(app.screen, SetupScreen)
 
 
+async def test_a_house_rule_file_s_pages(clock: ManualClock, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "ours.toml"
+    path.write_text('extends = "garden"\nname = "our table"\n[scoring]\nminimum_tai = 2\n'
+                    "[wall]\nend_tiles = 20\n", encoding="utf-8")
+    app = PlayApp(PlayConfig(rules=str(path), ai_delay=0.0), clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r", "2")
+        await pilot.pause()
+        text = page_text(app)
+        assert "rules of this table: our table" in text
+        assert "You need at least 2 tai to win." in text
+        assert "When only 20 tiles are left" in text
+
+
 async def test_casual_pages_have_no_tai_table(clock: ManualClock) -> None:
     app = PlayApp(PlayConfig(rules="casual", ai_delay=0.0), clock=clock)
     async with app.run_test(size=SIZE) as pilot:
