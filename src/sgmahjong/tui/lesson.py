@@ -22,8 +22,9 @@ from .table import TableScreen
 
 
 class LessonSession(Session):
-    """A one-hand session on the lesson's deal, against the scripted opponents; nothing is
-    saved (it is not a game of the player's own)."""
+    """A one-hand session on the lesson's deal, against the scripted opponents. The hand
+    is never finished into the match, so no record is written (it is not the player's own
+    game)."""
 
     def __init__(self, ai_delay: float = 0.35) -> None:
         names = tuple(n.lower() for n in lesson.LESSON_NAMES[1:])
@@ -32,9 +33,6 @@ class LessonSession(Session):
                                     seed=0, hints=True, ai_delay=ai_delay,
                                     walls=[lesson.lesson_wall()]))
         self.agents = [None, lesson.opponent, lesson.opponent, lesson.opponent]
-
-    def save_record(self):  # type: ignore[no-untyped-def]
-        return None
 
     def hands_label(self) -> str:
         return "Guided first hand"

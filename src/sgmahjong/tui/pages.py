@@ -38,7 +38,7 @@ def render_block(block: Block) -> RenderableType:
         t = RichTable(*block.headers, title=block.caption or None, title_justify="left",
                       show_lines=False, header_style="bold", expand=False)
         for row in block.rows:
-            t.add_row(*row)
+            t.add_row(*(Text(cell) for cell in row))
         return t
     if isinstance(block, TileRow):
         boxes: list[list[str]] = []

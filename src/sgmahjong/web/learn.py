@@ -15,6 +15,7 @@ from functools import cache
 from html import escape
 from importlib import resources
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -57,7 +58,7 @@ def _tile(t: str, small: bool = False) -> str:
 def block_html(b: Block) -> str:
     """One block of a page as HTML (every text escaped)."""
     if isinstance(b, Heading):
-        level = min(b.level + 0, 4)
+        level = min(b.level, 4)
         return f"<h{level}>{escape(b.text)}</h{level}>"
     if isinstance(b, Para):
         return f"<p>{escape(b.text)}</p>"
@@ -135,6 +136,27 @@ _SHELL = """<!doctype html>
 """
 
 
+_NOT_HERE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Not here · Singapore Mahjong</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/static/learn.css">
+</head>
+<body>
+<header class="bar"><a class="brand" href="/">Singapore Mahjong</a></header>
+<main class="learn" data-testid="not-found">
+<h1>Not here</h1>
+<p>{text}.</p>
+<p><a class="button primary" href="/learn" data-testid="learn-home">How to play</a></p>
+</main>
+</body>
+</html>
+"""
+
+
 @cache
 def _lesson_json() -> list[dict[str, Any]]:
     return lesson_steps()
@@ -151,7 +173,7 @@ def router(table_rules: TableRules) -> APIRouter:
             rules = await table_rules(table)
             if rules is None:
                 raise LearnError("there is no table with this id", 404)
-            return rules, f"?table={escape(table)}", table
+            return rules, escape(f"?table={quote(table, safe='')}"), table
         name = q.get("rules", DEFAULT_PRESET)
         if name not in PRESETS:
             raise LearnError(f"unknown rules {name[:40]!r}: choose one of "
@@ -160,9 +182,7 @@ def router(table_rules: TableRules) -> APIRouter:
 
     def refuse(exc: LearnError, html: bool) -> HTMLResponse | JSONResponse:
         if html:
-            return HTMLResponse(f"<!doctype html><title>Not here</title><p>{escape(str(exc))}."
-                                ' <a href="/learn">How to play</a></p>',
-                                status_code=exc.status)
+            return HTMLResponse(_NOT_HERE.format(text=escape(str(exc))), status_code=exc.status)
         return JSONResponse({"error": "bad-request", "message": str(exc)},
                             status_code=exc.status)
 
