@@ -329,7 +329,7 @@ def _rules_page(rules: Ruleset) -> list[Block]:
     out.append(Heading("Instant payouts"))
     inst = rules.instant
     paid = [(getattr(inst, f), why) for f, why in _INSTANT if getattr(inst, f) > 0]
-    if inst.enabled and paid and p.scheme == "table":
+    if inst.enabled and paid:
         out.append(Para("During the hand, each other player pays at once for:"))
         out.append(Bullets(tuple(f"{why}: {count(n, 'point')}" for n, why in paid)))
     else:
