@@ -217,18 +217,21 @@ def _how_to_play(rules: Ruleset) -> list[Block]:
 # ---------------------------------------------------------------------- rules used here
 
 _BAO_CASES = {
-    "third-dragon": "You throw a dragon that a player with two dragon sets already shown "
-                    "claims for a third.",
-    "fourth-wind": "You throw a wind that a player with three wind sets already shown claims "
-                   "for a fourth.",
-    "exposed-limit": "You feed the set that, with the sets already shown, makes a limit hand.",
-    "exposed-limit-pong": "You feed the pong that, with the sets already shown, makes a limit "
-                          "hand.",
-    "full-colour": "You throw a tile of the suit of a player showing three sets all of one "
-                   "suit.",
+    "third-dragon": "You throw the third dragon to a player showing two dragon sets, who "
+                    "makes a set of it: by pong, by kong, or by a win it completes (not as "
+                    "the pair).",
+    "fourth-wind": "You throw the fourth wind to a player showing three wind sets, who makes "
+                   "a set of it the same way.",
+    "exposed-limit": "You throw a dragon or a scoring wind to a player whose face-up tai "
+                     "already reach the limit, or which takes them there with a pong or "
+                     "kong.",
+    "exposed-limit-pong": "You feed a pong of a dragon, of the player's own wind or of the "
+                          "round wind that takes their face-up tai to the limit.",
+    "full-colour": "You throw a tile of the suit of a player showing three or four sets of "
+                   "that one suit, and it wins them a Full Colour hand.",
     "full-colour-or-honours-or-terminals":
-        "You throw a tile that helps a player showing three sets of one suit, of honours only "
-        "or of terminals only.",
+        "You throw the tile that wins a Full Colour hand (or all honours, or all terminals) "
+        "for a player showing three sets of it.",
 }
 _INSTANT = (("claimed_kong", "a kong claimed from a discard"),
             ("added_kong", "a kong made by adding to your own pong"),
@@ -338,13 +341,15 @@ def _rules_page(rules: Ruleset) -> list[Block]:
     out.append(Heading("Bao: paying for everyone"))
     cases = list(rules.bao.cases)
     if cases and p.scheme == "table":
-        out.append(Para("A player who feeds a big hand pays the winner's whole win alone, "
-                        "for the other players too, when:"))
+        out.append(Para("A player who feeds a big hand pays the winner's whole win alone: "
+                        "every other player's share too, so the winner collects the usual "
+                        "total. A liability from a pong or kong holds for that player's win "
+                        "later in the hand. It happens when:"))
         items = [_BAO_CASES[c] for c in cases if c in _BAO_CASES]
         if "fresh-tile" in cases:
             n = rules.bao.fresh_tile_max_remaining
-            items.append(f"You throw a tile nobody has shown yet when only {count(n, 'tile')} "
-                         "or fewer are left to draw, and someone wins on it.")
+            items.append(f"You throw a tile never seen in the discards, it wins for another "
+                         f"player, and only {count(n, 'tile')} or fewer were left to draw.")
         out.append(Bullets(tuple(items)))
     else:
         out.append(Para("There is no Bao at this table: nobody pays for another player."))
