@@ -173,12 +173,16 @@
       const a = step.legal.find((x) => x.type === type);
       if (a) attempt(a); else say(refusal(step));
     };
+    // on a focused button, Space and Enter press that button (its own click)
+    const onButton = ev.target.closest && ev.target.closest("button");
     switch (key) {
-      case " ": next(); break;
+      case " ":
+        if (onButton) return;
+        next(); break;
       case "arrowleft": L.cursor = (L.cursor - 1 + tiles.length) % tiles.length; draw(); break;
       case "arrowright": L.cursor = (L.cursor + 1) % tiles.length; draw(); break;
       case "enter":
-        if (ev.target.closest && ev.target.closest("button")) return;
+        if (onButton) return;
         pick(L.cursor, tiles); break;
       case "w": claim("win"); break;
       case "c": claim("chow"); break;
