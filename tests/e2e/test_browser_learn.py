@@ -74,8 +74,11 @@ def test_the_guided_first_hand_followed_to_its_end(browser: Any, server: Server)
     assert page.get_by_test_id("lesson-message").inner_text() == \
         "Read the coach's note first, then go on."
     assert page.evaluate("window.sgmjLesson.step") == 0
+    # Space goes on from a note (the keys work as at the table)
+    title.click()
+    page.keyboard.press("Space")
+    page.wait_for_function("() => window.sgmjLesson.step === 1")
     # a wrong tile at the first throw is refused too
-    page.get_by_test_id("lesson-next").click()
     wrong = page.locator("[data-testid=lesson-tile]:not(.suggested)").first
     wrong.click()
     wrong.click()
