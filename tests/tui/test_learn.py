@@ -210,13 +210,18 @@ async def test_the_guided_first_hand(clock: ManualClock) -> None:
         assert isinstance(app.screen, SetupScreen)
 
 
-async def test_the_lesson_can_be_left(clock: ManualClock) -> None:
+async def test_the_lesson_on_a_small_terminal_and_the_way_out(clock: ManualClock) -> None:
     app = PlayApp(PlayConfig(ai_delay=0.0), clock=clock)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         await pilot.press("l")
         await pilot.pause()
         assert isinstance(app.screen, LessonScreen)
+        # the coach stays in sight under the board, its whole first step with it
+        coach = app.screen.query_one("#hints", Static)
+        assert not coach.has_class("hidden") and coach.region.height > 0
+        assert "Q twice leaves the lesson." in str(coach.render())
+        assert coach.region.height > 8   # the table's own narrow panel stops at 8 rows
         await pilot.press("q", "q")
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.markup import escape
+from textual import events
 from textual.binding import Binding, BindingType
 
 from ..game import Action, Discard
@@ -41,6 +42,11 @@ class LessonSession(Session):
 class LessonScreen(TableScreen):
     """The table with the coach: the hints panel holds the coach's step."""
 
+    # on a narrow terminal the coach under the board gets room for a whole step
+    CSS = TableScreen.CSS + """
+    #main.narrow #hints { max-height: 13; }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "next", "Go on"),
     ]
@@ -53,11 +59,14 @@ class LessonScreen(TableScreen):
     def step(self) -> LessonStep:
         return STEPS[self.step_index]
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        # the coach is the point of the lesson: always in sight, even on a narrow terminal
-        self.query_one("#hints").remove_class("hidden")
-        self.refresh_table()
+    def on_mount(self, event: events.Mount) -> None:
+        # instead of the table's own (Textual would run both): the coach is the point of
+        # the lesson, so the panel stays in sight, even on a narrow terminal
+        event.prevent_default()
+        self.on_resize()
+        self.start_hand()
+        # once laid out, a short terminal scrolls the board down to the hand
+        self.call_after_refresh(self.refresh_table)
 
     def end_hand(self) -> None:
         # no breakdown dialog and no stars: the coach's last step is the breakdown
