@@ -207,8 +207,9 @@ def _how_to_play(rules: Ruleset) -> list[Block]:
                 ("Enter", "pick the tile; Enter again throws it"),
                 ("W", "win"), ("P", "pong"), ("C", "chow"), ("K", "kong"),
                 ("S", "skip a claim"), ("H", "show or hide the hints"),
-                ("R", "these pages (in the terminal; a button on the web)"),
-                ("L", "the guided first hand (in the terminal; a button on the web)"),
+                ("R", "these pages (in the terminal; the Rules button on the web)"),
+                ("L", "the guided first hand (on the terminal's setup screen; a link in the "
+                      "web lobby)"),
                 ("M", "mute the sounds; the note button beside it plays music (web)"),
                 ("Q", "leave the table (terminal, press twice)")))]
     return out
@@ -505,15 +506,24 @@ def _tile_guide(rules: Ruleset) -> list[Block]:
 
 # ---------------------------------------------------------------------- tips and animals
 
+def _chow_tip(rules: Ruleset) -> str:
+    pats = rules.scoring.patterns
+    shapes = ("Avoid pongs and keep two-sided shapes such as 4 and 5 Bamboo, which finish "
+              "with a 3 or a 6.")
+    if "ping-hu" in pats and not pats["ping-hu"].limit:
+        return (f"No bonus tiles? Think of Ping Hu: all chows with no bonus tile is worth "
+                f"{count(pats['ping-hu'].tai, 'tai')}. {shapes}")
+    if "all-chow" in pats and not pats["all-chow"].limit:
+        return f"A hand of all chows is worth {count(pats['all-chow'].tai, 'tai')}. {shapes}"
+    return "Sets of dragons and of your own wind are the surest tai."
+
+
 def _tips(rules: Ruleset) -> list[Block]:
     if rules.scoring.counts_tai:
         tips = ("Know where your tai will come from early. A hand without enough tai cannot "
                 "win, however fast it is. An animal or your own flower or season already "
                 "counts; if you have none, keep a pair of dragons, or aim for all chows.",
-                "No bonus tiles? Think of all chows. Avoid pongs and keep two-sided shapes "
-                "such as 4 and 5 Bamboo, which finish with a 3 or a 6."
-                if "ping-hu" in rules.scoring.patterns or "all-chow" in rules.scoring.patterns
-                else "Sets of dragons and of your own wind are the surest tai.",
+                _chow_tip(rules),
                 "Throw lone winds and dragons early. A single wind that is not yours cannot "
                 "join a chow and scores nothing as a set, and early on others are less "
                 "likely to need it.",
