@@ -46,8 +46,10 @@ def render_block(block: Block) -> RenderableType:
             if i:
                 boxes.append([])
             boxes.extend(tile_box(t, styled=True) for t in parse_tiles("".join(group)))
-        lines = boxes_row(boxes)
-        return Group(Text.from_markup("\n".join(lines)), Text(block.caption, style="dim"))
+        tiles = Text.from_markup("\n".join(boxes_row(boxes)))
+        tiles.no_wrap = True   # a box broken over two lines would be no tile at all
+        tiles.overflow = "crop"
+        return Group(tiles, Text(block.caption, style="dim"))
     if isinstance(block, TileCards):
         t = RichTable("Tile", "Name", "Chinese", "Notation", box=None, padding=(0, 2, 0, 0),
                       header_style="dim")
