@@ -254,6 +254,13 @@ def test_three_servers_play_on_when_the_owner_of_a_table_is_killed(
         bob2 = await join(c, t2["table_id"])
         s2 = [Seat(t2["table_id"], t2["token"], [a, c]), Seat(t2["table_id"], bob2, [c, b])]
         owner1 = lease_owner(pg_url, t1["table_id"])
+        async with httpx.AsyncClient(timeout=10) as http:
+            # the table's facts and its rules page, from a server that does not play it
+            info = (await http.get(f"{c}/api/tables/{t1['table_id']}")).json()
+            assert [x["name"] for x in info["seats"]][:2] == ["Ann", "Bob"]
+            assert info["seats"][1]["kind"] == "human" and info["status"] == "waiting"
+            page = await http.get(f"{c}/learn?table={t1['table_id']}")
+            assert page.status_code == 200 and "casual" in page.text
         s1[0].hold_from = 40          # Ann stops answering in the middle of hand 1
         tasks = [asyncio.create_task(s.run()) for s in s1 + s2]
         await wait_until(lambda: all(s.ws is not None for s in s1 + s2), 10, "sockets")

@@ -29,6 +29,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from ..rules.loading import rules_from_dict
+from ..rules.model import Ruleset
 from ..store.db import StoredTable, TableStore
 from ..store.leases import (
     ANSWERING,
@@ -126,6 +128,10 @@ class RemoteTable:
 
     def info(self) -> dict[str, Any]:
         return self._snapshot().info()
+
+    @property
+    def rules(self) -> Ruleset:
+        return rules_from_dict(self.row.rules, where=f"table {self.id} rules")
 
     @property
     def names(self) -> list[str]:
