@@ -150,3 +150,32 @@ def test_a_version_2_database_gains_the_tables_of_several_servers(tmp_path: Path
             assert sorted(conn.execute(select(schema_version.c.version)).scalars()) == [1, 2, 3]
     finally:
         store.close()
+
+
+class Sink:
+    player: int | None = 1
+
+    def __init__(self) -> None:
+        self.got: list[dict[str, object]] = []
+
+    def send(self, message: dict[str, object]) -> None:
+        self.got.append(message)
+
+
+def test_a_relayed_socket_attached_again_gets_no_event_twice() -> None:
+    from sgmahjong.web.peers import Relay
+
+    sink = Sink()
+    relay = Relay(sink, "t1", "k", last_seen=None, epoch=1)
+    for n in (1, 2, 3):
+        relay.deliver({"type": "event", "n": n, "event": {}})
+    # the table changed hands; the new owner sends from the last event the socket has
+    # (3), but a copy of 2 and 3 still in the old owner's outbox arrives too
+    for msg in ({"type": "event", "n": 2, "event": {}}, {"type": "welcome"},
+                {"type": "event", "n": 3, "event": {}}, {"type": "event", "n": 4, "event": {}},
+                {"type": "request", "id": 200001, "n": 4}):
+        relay.deliver(msg)
+    assert [(m["type"], m.get("n")) for m in sink.got] == [
+        ("event", 1), ("event", 2), ("event", 3), ("welcome", None), ("event", 4),
+        ("request", 4)]
+    assert relay.delivered == 4
