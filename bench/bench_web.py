@@ -216,7 +216,7 @@ def start_servers(url: str, k: int, tmp: Path) -> tuple[list[subprocess.Popen[st
 
 def stop_servers(procs: list[subprocess.Popen[str]]) -> None:
     for p in procs:
-        p.send_signal(signal.SIGINT)
+        p.send_signal(signal.SIGTERM)   # uvicorn stops gracefully on it
     for p in procs:
         try:
             p.wait(15)

@@ -98,7 +98,7 @@ def servers(pg_url: str, tmp_path: Path) -> Iterator[list[tuple[subprocess.Popen
     yield procs
     for p, _ in procs:
         if p.poll() is None:
-            p.send_signal(signal.SIGINT)
+            p.send_signal(signal.SIGTERM)   # uvicorn stops gracefully on it
     for p, _ in procs:
         try:
             p.wait(10)
@@ -323,7 +323,7 @@ def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
         assert "PostgreSQL" in second.stderr
         assert "Traceback" not in second.stderr
     finally:
-        first.send_signal(signal.SIGINT)
+        first.send_signal(signal.SIGTERM)
         first.wait(10)
     # once the first has stopped, the file is free again
     lock = SingleServerLock(url)
