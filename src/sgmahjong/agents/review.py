@@ -135,6 +135,15 @@ class Review:
     def costly(self) -> tuple[Decision, ...]:
         return tuple(d for d in self.items if d.costly)
 
+    @property
+    def tally(self) -> str:
+        """``"24 decisions: Owl chose differently in 5, 2 of them costly."``; empty when
+        Owl chose as the seat did everywhere (the first line says so)."""
+        if not self.items:
+            return ""
+        return (f"{count(self.decisions, 'decision')}: Owl chose differently in "
+                f"{len(self.items)}, {len(self.costly)} of them costly.")
+
 
 # ---------------------------------------------------------------- the decisions
 

@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from rich.markup import escape
 
 from ..agents.review import SHOWN, Review, match_summary
-from ..english import count
 from ..render.text import markup
 from ..tiles import Tile
 from .hints import tiles_markup
@@ -46,9 +45,8 @@ def review_lines(review: Review | None, failed: str | None = None) -> list[str]:
         out.append(f"  {i}. {_drawn(d.tiles)}  {tiles_markup(d.sentence)}")
     for d in review.deal_ins:
         out.append(f"  [red]✗[/] {markup(d.tile)}  {tiles_markup(d.sentence)}")
-    if review.items:
-        out.append(f"  [dim]{count(review.decisions, 'decision')}: Owl chose differently "
-                   f"in {len(review.items)}, {len(review.costly)} of them costly.[/]")
+    if review.tally:
+        out.append(f"  [dim]{escape(review.tally)}[/]")
     return out
 
 

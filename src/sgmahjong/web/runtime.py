@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..agents import Agent, UnknownAgent, make_agent, player_names
+from ..agents.danger import discard_history
 from ..agents.evaluation import safe_default
 from ..bot.wire import hello, view_json
 from ..errors import SgmahjongError
@@ -46,6 +47,7 @@ from .protocol import (
     public_view_json,
     redact,
     request_json,
+    review_json,
     standings,
 )
 from .security import token_matches
@@ -189,6 +191,9 @@ class TableRuntime:
         self.event_hand: list[int] = []        # the hand (index) of each event
         self.bankers: list[int] = []           # the banker (match player) of each hand
         self.last_summary: dict[str, Any] | None = None
+        # the review of a human's play in a hand, by (hand, player): worked out at the hand
+        # end (or when a player comes back to a table rebuilt since) and sent to them alone
+        self.reviews: dict[tuple[int, int], dict[str, Any]] = {}
 
     def _rebuild(self) -> None:
         """Forget the in-memory match and replay it from the database. If the log cannot
@@ -416,7 +421,9 @@ class TableRuntime:
             if msg is not None:
                 conn.send(msg)
             if self.game is None and self.last_summary is not None:
-                conn.send(self._hand_end())
+                if slot is not None and slot.kind == "human":
+                    await self._review(slot.player)
+                conn.send(self._hand_end(conn.player))
             if self.status == "finished":
                 conn.send(self._match_end())
             self.broadcast_table()
@@ -504,7 +511,7 @@ class TableRuntime:
             return
         seat = self.seat_of(player)
         legal = g.legal_actions(seat) if seat in g.waiting_for() else []
-        data = hints_json(g.view(seat), legal)
+        data = hints_json(g.view(seat), legal, discard_history(g.events))
         if data is None:
             conn.send(error("no-hints", "this server has no hints module"))
             return
@@ -657,7 +664,7 @@ class TableRuntime:
             self._start_hand()
             return "sleep", 0
         if g.ended:
-            return self._end_hand()
+            return await self._end_hand()
         waiting = sorted(g.waiting_for())
         if not waiting:
             self._commit(g.advance())
@@ -739,12 +746,16 @@ class TableRuntime:
         self.broadcast_table()
         self._commit(list(g.events))
 
-    def _end_hand(self) -> tuple[str, float | None]:
+    async def _end_hand(self) -> tuple[str, float | None]:
         game = self.match.game
         assert game is not None
         rec = self.match.finish_hand()
         self.last_summary = self._summary(rec, game)
-        self._broadcast(self._hand_end())
+        for s in self.slots:
+            if s.kind == "human":
+                await self._review(s.player)
+        for c in self._all_conns():
+            c.send(self._hand_end(c.player))
         if self.match.state.ended:
             self.status = "finished"
             self.store.set_status(self.id, "finished")
@@ -767,12 +778,36 @@ class TableRuntime:
                          "bonus": mine["bonus"]}
         return out
 
-    def _hand_end(self) -> dict[str, Any]:
+    def _hand_end(self, player: int | None = None) -> dict[str, Any]:
+        """The hand-end message for a socket: with ``player``'s review of the hand, when
+        there is one (a human's); a spectator gets none."""
         msg: dict[str, Any] = {"type": "hand-end", "hand": self.last_summary}
         stars = hand_ladder(self.options, self.match.hands[-1]) if self.match.hands else None
         if stars is not None:
             msg["ladder"] = stars
+        if player is not None:
+            review = self.reviews.get((len(self.match.hands) - 1, player))
+            if review is not None:
+                msg["review"] = review
         return msg
+
+    async def _review(self, player: int) -> None:
+        """Review ``player``'s play in the last finished hand, off the event loop (it takes
+        a fraction of a second); kept for the hand-end messages. A failure costs the review,
+        never the table."""
+        h = len(self.match.hands) - 1
+        if h < 0 or (h, player) in self.reviews:
+            return
+        from ..agents.review import review_hand
+
+        seat = self.seat_of(player, h)
+        events = list(self.match.hands[h].events)
+        try:
+            r = await asyncio.to_thread(review_hand, events, seat, self.rules)
+        except Exception:
+            log.exception("table %s: the review of player %d failed", self.id, player)
+            return
+        self.reviews[(h, player)] = review_json(r)
 
     def _match_end(self) -> dict[str, Any]:
         scores = self.match.state.scores
