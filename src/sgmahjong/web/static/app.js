@@ -622,7 +622,8 @@
     if (r.head) kids.push(el("p", { "data-testid": "review-head" }, r.head));
     if (r.shown.length) {
       kids.push(el("ol", {}, r.shown.map((d) => el("li", { "data-testid": "review-item" },
-        el("span", { class: "tiles review-tiles" }, d.tiles.map(tileSvg)), " ",
+        el("span", { class: "tiles review-tiles" }, d.tiles.flatMap((t, i) =>
+          (i ? [el("span", { class: "review-arrow", title: "Owl's choice" }, "→"), tileSvg(t)] : [tileSvg(t)]))), " ",
         el("span", { class: "review-text" }, d.text)))));
     }
     if (r.deal_ins.length) {
