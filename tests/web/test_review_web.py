@@ -11,7 +11,7 @@ import pytest
 from conftest import Player, create_table, join, play_all, play_to, start
 
 from sgmahjong.agents import hints as hints_module
-from sgmahjong.agents.review import review_hand
+from sgmahjong.agents.review import match_summary, review_hand, review_record
 from sgmahjong.game import Claimed, Dealt, Discarded, Drew
 from sgmahjong.record import dumps_record, loads_record, record_from_match, replay_record
 from sgmahjong.tiles import Seat, Tile
@@ -122,3 +122,25 @@ def test_the_hints_read_danger_with_the_order_of_the_discards(
     assert req["type"] == "request" and len(order) >= 6
     assert asked and list(asked[-1]) == order    # type: ignore[call-overload]
     ann.close()
+
+
+def test_the_match_end_sums_up_the_players_reviews(make_client: Any) -> None:
+    c = make_client()
+    t = create_table(c)
+    tid = t["table_id"]
+    ann = Player(c, tid, t["token"])
+    watcher = Player(c, tid, spectate=True)
+    start(c, tid, t["token"])
+    ann.play()
+    end = ann.log[-1]
+    assert end["type"] == "match-end"
+    record = loads_record(c.get(f"/api/tables/{tid}/record").text)
+    reviews = review_record(record, 0)
+    assert end["review"]["hands"] == list(range(len(reviews))) and len(reviews) == 4
+    assert end["review"]["lines"] == match_summary(
+        [(n, r) for n, (_, _, r) in enumerate(reviews)])
+    assert end["review"]["lines"][0].startswith("Over 4 hands you made ")
+    assert "review" not in watcher.until("match-end")
+    # back after the end, on a server started afresh: the same summary, worked out again
+    back = Player(make_client(), tid, t["token"])
+    assert back.until("match-end")["review"] == end["review"]

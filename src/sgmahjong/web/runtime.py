@@ -12,7 +12,7 @@ import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..agents import Agent, UnknownAgent, make_agent, player_names
 from ..agents.danger import discard_history
@@ -51,6 +51,9 @@ from .protocol import (
     standings,
 )
 from .security import token_matches
+
+if TYPE_CHECKING:
+    from ..agents.review import Review
 
 log = logging.getLogger("sgmahjong.web")
 
@@ -193,7 +196,7 @@ class TableRuntime:
         self.last_summary: dict[str, Any] | None = None
         # the review of a human's play in a hand, by (hand, player): worked out at the hand
         # end (or when a player comes back to a table rebuilt since) and sent to them alone
-        self.reviews: dict[tuple[int, int], dict[str, Any]] = {}
+        self.reviews: dict[tuple[int, int], Review] = {}
 
     def _rebuild(self) -> None:
         """Forget the in-memory match and replay it from the database. If the log cannot
@@ -425,7 +428,12 @@ class TableRuntime:
                     await self._review(slot.player)
                 conn.send(self._hand_end(conn.player))
             if self.status == "finished":
-                conn.send(self._match_end())
+                if slot is not None and slot.kind == "human":
+                    # a server started since the match ended has no review kept: each
+                    # hand's is worked out again from the log
+                    for h in range(len(self.match.hands)):
+                        await self._review(slot.player, h)
+                conn.send(self._match_end(conn.player))
             self.broadcast_table()
         self.kick()
 
@@ -759,7 +767,8 @@ class TableRuntime:
         if self.match.state.ended:
             self.status = "finished"
             self.store.set_status(self.id, "finished")
-            self._broadcast(self._match_end())
+            for c in self._all_conns():
+                c.send(self._match_end(c.player))
             self.broadcast_table()
             return "stop", None
         self.next_hand_at = self.clock.now() + self.config.next_hand_delay
@@ -788,14 +797,14 @@ class TableRuntime:
         if player is not None:
             review = self.reviews.get((len(self.match.hands) - 1, player))
             if review is not None:
-                msg["review"] = review
+                msg["review"] = review_json(review)
         return msg
 
-    async def _review(self, player: int) -> None:
-        """Review ``player``'s play in the last finished hand, off the event loop (it takes
-        a fraction of a second); kept for the hand-end messages. A failure costs the review,
-        never the table."""
-        h = len(self.match.hands) - 1
+    async def _review(self, player: int, hand: int | None = None) -> None:
+        """Review ``player``'s play in the last finished hand (or hand number ``hand``), off
+        the event loop (it takes a fraction of a second); kept for the hand-end and
+        match-end messages. A failure costs the review, never the table."""
+        h = len(self.match.hands) - 1 if hand is None else hand
         if h < 0 or (h, player) in self.reviews:
             return
         from ..agents.review import review_hand
@@ -807,17 +816,26 @@ class TableRuntime:
         except Exception:
             log.exception("table %s: the review of player %d failed", self.id, player)
             return
-        self.reviews[(h, player)] = review_json(r)
+        self.reviews[(h, player)] = r
 
-    def _match_end(self) -> dict[str, Any]:
+    def _match_end(self, player: int | None = None) -> dict[str, Any]:
+        """The match-end message for a socket: with ``player``'s review of the match (the
+        hands reviewed for them as they ended), when there is one."""
         scores = self.match.state.scores
-        msg = {"type": "match-end", "scores": list(scores),
-               "standings": standings(self.names, scores),
-               "record": f"/api/tables/{self.id}/record",
-               "replay": f"/t/{self.id}/replay"}
+        msg: dict[str, Any] = {"type": "match-end", "scores": list(scores),
+                               "standings": standings(self.names, scores),
+                               "record": f"/api/tables/{self.id}/record",
+                               "replay": f"/t/{self.id}/replay"}
         stars = match_ladder(self.options, self.match)
         if stars is not None:
             msg["ladder"] = stars
+        if player is not None:
+            mine = [(h, r) for (h, p), r in sorted(self.reviews.items()) if p == player]
+            if mine:
+                from ..agents.review import match_summary
+
+                msg["review"] = {"hands": [h for h, _ in mine],
+                                 "lines": match_summary(mine)}
         return msg
 
 

@@ -666,6 +666,9 @@
     overlay(el("h2", { "data-testid": "match-end" }, "Final standings"),
       el("ol", { "data-testid": "standings" }, m.standings.map((s) => el("li", { "data-player": s.player }, `${s.name}: ${points(s.score)}`))),
       ladderNote(m.ladder),
+      m.review ? el("section", { class: "review", "data-testid": "match-review" },
+        el("h3", {}, "Your play this match, against Owl"),
+        m.review.lines.map((t) => el("p", {}, t))) : null,
       el("p", {}, el("a", { href: m.replay || `/t/${S.tableId}/replay`, "data-testid": "watch-replay" }, "Watch the replay")),
       el("p", {}, el("a", { href: m.record, download: "", "data-testid": "download-record" }, "Download the match record (JSON Lines)")),
       el("p", {}, el("a", { href: "/" }, "Set up another table")));
