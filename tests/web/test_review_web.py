@@ -144,3 +144,24 @@ def test_the_match_end_sums_up_the_players_reviews(make_client: Any) -> None:
     # back after the end, on a server started afresh: the same summary, worked out again
     back = Player(make_client(), tid, t["token"])
     assert back.until("match-end")["review"] == end["review"]
+
+
+def test_a_player_who_takes_over_an_ai_seat_is_not_given_the_ais_review(
+        make_client: Any) -> None:
+    c = make_client(next_hand_delay=600.0)
+    t = create_table(c)
+    tid = t["table_id"]
+    ann = Player(c, tid, t["token"])
+    start(c, tid, t["token"])
+    ann.play(hands=1)
+    b = join(c, tid)                    # between hands: Bob takes over an AI seat
+    bob = Player(c, tid, b["token"])
+    first = bob.until("hand-end")
+    assert first["hand"]["number"] == 0 and "review" not in first   # that hand was the AI's
+    for p in (ann, bob):
+        p.send({"type": "ready"})
+    play_all([ann, bob], hands=1)
+    second = hand_ends(bob)[-1]
+    assert second["hand"]["number"] == 1
+    rt = c.app.state.lobby.tables[tid]
+    assert second["review"]["seat"] == int(rt.seat_of(b["player"], 1))

@@ -120,6 +120,7 @@ class Slot:
     # re-sent (a new event number, a reconnect), so neither restarts its clock
     asked_at: float | None = None
     newcomer: bool = False       # took over an AI seat and has not connected yet
+    human_from: int = 0          # the first hand (index) a person played in this chair
 
     def stored(self) -> StoredSeat:
         return StoredSeat(self.player, self.name, self.kind, self.level, self.token_hash)
@@ -562,6 +563,8 @@ class TableRuntime:
             slot.name, slot.kind, slot.token_hash = name, "human", token_hash
             slot.away_since = now
             if taking_over:
+                # the hands before this one were the AI's: no review of them is theirs
+                slot.human_from = len(self.match.hands) + (1 if g is not None else 0)
                 slot.level = self.options.get("standin", default_standin())
                 slot.agent = None
                 slot.ready = False
@@ -805,7 +808,7 @@ class TableRuntime:
         the event loop (it takes a fraction of a second); kept for the hand-end and
         match-end messages. A failure costs the review, never the table."""
         h = len(self.match.hands) - 1 if hand is None else hand
-        if h < 0 or (h, player) in self.reviews:
+        if h < self.slots[player].human_from or (h, player) in self.reviews:
             return
         from ..agents.review import review_hand
 
