@@ -174,3 +174,26 @@ async def test_the_match_end_sums_up_the_review_of_every_hand(
     assert lines[1].startswith("  Over 2 hands you made 3 decisions")
     assert [x.strip() for x in lines[1:]] == match_summary(reviews)
     assert f"sgmahjong replay {path} --review --seat 0" in saved.replace("\n", "")
+
+
+async def test_a_review_that_fails_says_so_and_the_table_goes_on(
+        table_app: Callable[..., PlayApp], monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(self: Session, events, seat):  # type: ignore[no-untyped-def]
+        raise ValueError("no [luck]")
+
+    monkeypatch.setattr(Session, "review_hand", broken)
+    app = table_app(READY)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await throw_drawn(pilot)
+        await pilot.press("w")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, HandOverScreen)
+        assert text_of(app, "#review").splitlines() == [
+            "What could you have done better?", "No review this time (ValueError: no [luck])."]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.session is not None and app.session.match.state.hands_played == 1
