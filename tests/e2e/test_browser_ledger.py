@@ -155,6 +155,8 @@ def test_an_evening_in_two_phones(browser: Any, server: Server) -> None:
     editor.locator('#modes button[data-value="hand"]').tap()
     for t in ("7z", "7z", "1m", "2m", "3m", "9p", "9p", "7z"):
         editor.get_by_test_id(f"pick-{t}").tap()
+    # the headline comes back from the scorer over HTTP: wait for it, then read it
+    editor.get_by_test_id("outcome").wait_for()
     assert editor.get_by_test_id("headline").inner_text() == "Ann wins: 5 tai"
     editor.get_by_test_id("to-ledger").tap()
     editor.wait_for_url(edit_link)
