@@ -113,7 +113,7 @@ def _claims(v: PlayerView, t: Tile) -> list[Action]:
     if blocked and v.rules.claims.own_discard == "none":
         return [_PASS]
     free = not blocked and not _passed(v, t)
-    if free:
+    if free and _could_win_on(v, t):
         r = win_score(v, t, "discard")
         if r is not None and r.winning:
             out.append(_WIN)
@@ -144,8 +144,21 @@ def chow_starts(concealed: Sequence[Tile] | Set[int], t: Tile) -> list[Tile]:
     return out
 
 
+def _could_win_on(v: PlayerView, t: Tile) -> bool:
+    """:func:`win_score`'s own first test (:func:`.winning.could_win`) for winning on
+    another seat's tile ``t``, on counts: most claim windows a seat is asked about are a
+    pong or chow it could make, and this rejects the win without building the hand that
+    scoring needs."""
+    counts = [0] * 34
+    for k in v.concealed:
+        if k < 34:
+            counts[k] += 1
+    counts[t] += 1
+    return could_win_counts(counts, v.me.melds, v.rules)
+
+
 def _rob_kong(v: PlayerView, t: Tile) -> list[Action]:
-    if not _blocked(v, t) and not _passed(v, t):
+    if not _blocked(v, t) and not _passed(v, t) and _could_win_on(v, t):
         r = win_score(v, t, "rob-kong")
         if r is not None and r.winning:
             return [_WIN, _PASS]

@@ -78,6 +78,25 @@ class _Unfrozen:
     __slots__ = PlayerView.__slots__
 
 
+class _UnfrozenSeat:
+    """:class:`SeatView`'s slots, filled in the same way (one is rebuilt at most events)."""
+
+    __slots__ = SeatView.__slots__
+
+
+def _new_seat_view(seat: Seat, melds: tuple[DeclaredSet, ...], bonus: tuple[Tile, ...],
+                   discards: tuple[Tile, ...], concealed_count: int, score: int) -> SeatView:
+    u: Any = _UnfrozenSeat()
+    u.seat = seat
+    u.melds = melds
+    u.bonus = bonus
+    u.discards = discards
+    u.concealed_count = concealed_count
+    u.score = score
+    u.__class__ = SeatView
+    return u  # type: ignore[no-any-return]
+
+
 def _kinds(ids: tuple[int, ...]) -> tuple[Tile, ...]:
     return tuple(map(KIND.__getitem__, ids))
 
@@ -104,8 +123,8 @@ def _seat_view(state: TableState, seat: Seat) -> SeatView:
     score = state.scores[seat]
     old = s.public
     if old is None:
-        new = SeatView(seat, s.melds, _kinds(s.bonus), _kinds(s.discards), len(s.concealed),
-                       score)
+        new = _new_seat_view(seat, s.melds, _kinds(s.bonus), _kinds(s.discards),
+                             len(s.concealed), score)
     else:
         sv, concealed, bonus, discards = old  # type: ignore[misc]
         if (concealed is s.concealed and discards is s.discards and bonus is s.bonus
@@ -118,8 +137,8 @@ def _seat_view(state: TableState, seat: Seat) -> SeatView:
             seen = (*seen, KIND[s.discards[-1]])   # one more discard: the usual change
         else:
             seen = _kinds(s.discards)
-        new = SeatView(seat, s.melds, sv.bonus if bonus is s.bonus else _kinds(s.bonus), seen,
-                       len(s.concealed), score)
+        new = _new_seat_view(seat, s.melds, sv.bonus if bonus is s.bonus else _kinds(s.bonus),
+                             seen, len(s.concealed), score)
     s.public = (new, s.concealed, s.bonus, s.discards)
     return new
 
