@@ -170,10 +170,8 @@ def winning_tiles(counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[Til
     # counts: the game asks for each player's waits at every turn, and this reads a hand in
     # a few lookups where trying each kind with is_complete took a dozen.
     c = counts[:34]
-    parts = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]))
-    states = [_suit_state(p) for p in parts]
-    bad = [n for n in range(3) if states[n] == _BAD]
-    eyes = states.count(_EYE)
+    bad = []
+    eyes = 0
     for t in range(27, 34):
         n = c[t]
         if n == 2:
@@ -181,6 +179,18 @@ def winning_tiles(counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[Til
         elif n == 1 or n == 4:
             bad.append(t)
     found: list[int] = []
+    if len(bad) >= 2:
+        # Most hands: no regular wait. Thirteen Wonders is the only other shape, and its
+        # waiting hands (12 or 13 of its kinds in 13 tiles) hold five single honours or more.
+        if melds or not _may_be_wonders(c):
+            return []
+        found.extend(t for t in TERMINALS_AND_HONOURS
+                     if is_thirteen_wonders([*c[:t], c[t] + 1, *c[t + 1:]]))
+    else:
+        parts = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]))
+        states = [_suit_state(p) for p in parts]
+        bad.extend(n for n in range(3) if states[n] == _BAD)
+        eyes += states.count(_EYE)
     if len(bad) < 2:
         for n in (bad if bad else (0, 1, 2, *range(27, 34))):
             if n < 27:
@@ -193,9 +203,6 @@ def winning_tiles(counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[Til
                 others = eyes - (have == 2)
                 if (have == 1 and others == 0) or (have == 2 and others == 1):
                     found.append(n)    # a pair for the eye, or a pong of the pair
-    if not melds and _may_be_wonders(c):
-        found.extend(t for t in TERMINALS_AND_HONOURS if t not in found and
-                     is_thirteen_wonders([*c[:t], c[t] + 1, *c[t + 1:]]))
     held = list(c)
     for m in melds:
         for t in m.tiles:

@@ -159,7 +159,7 @@ class Tiles:
         w = self._waits
         if w is None:
             w = self._waits = frozenset(
-                winning_tiles(self.counts[:34], [m.meld for m in self.melds]))
+                winning_tiles(self.counts, [m.meld for m in self.melds] if self.melds else ()))
         return w
 
 
