@@ -14,7 +14,7 @@ from ..hand import Hand
 from ..rules.model import Ruleset
 from ..tiles import Seat, Tile
 from .state import DeclaredSet, Phase, TableState
-from .wall import KIND
+from .wall import KIND, NUM_TILES
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,9 +183,18 @@ def view(state: TableState, seat: Seat) -> PlayerView:
     if w is None:
         u.wall_remaining = u.live_remaining = u.replacements_remaining = 0
     else:
-        u.wall_remaining = w.remaining
-        u.live_remaining = w.live_remaining
-        u.replacements_remaining = w.replacements_remaining
+        # WallState's three properties, read from its two pointers here (a test checks
+        # they agree): a view is built at nearly every decision.
+        front, back, end = w.front, w.back, w.end_tiles
+        u.wall_remaining = back - front
+        if w.dead_wall:
+            live = NUM_TILES - end - front
+            repl = back - (NUM_TILES - end)
+            u.live_remaining = live if live > 0 else 0
+            u.replacements_remaining = repl if repl > 0 else 0
+        else:
+            live = back - front - end
+            u.live_remaining = u.replacements_remaining = live if live > 0 else 0
     u.draw_replacement = state.draw_replacement
     u.draw_final = state.draw_final
     u.discard_count = state.discard_count
