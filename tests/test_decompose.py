@@ -5,10 +5,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sgmahjong.analysis.decompose import (
+    completes,
     decompositions,
     is_complete,
     is_regular_complete,
     is_thirteen_wonders,
+    read_parts,
     winning_tiles,
 )
 from sgmahjong.melds import Meld
@@ -104,3 +106,6 @@ def test_waits_are_exactly_the_kinds_that_complete_the_hand(sets, eye, drop, swa
     completing = [Tile(t) for t in range(34) if held[t] < 4
                   and is_complete([*counts[:t], counts[t] + 1, *counts[t + 1:]], melds)]
     assert winning_tiles(counts, melds) == completing, format_tiles(Tile(t) for t in tiles)
+    reading = read_parts(counts)
+    assert [Tile(t) for t in range(34)
+            if held[t] < 4 and completes(reading, counts, t, melds)] == completing

@@ -54,6 +54,13 @@ def check(state: TableState) -> None:
         assert s.tiles.kinds == fresh.kinds
         assert s.tiles.counts == counts
         assert s.tiles.waits() == fresh.waits()
+        if s.size == 13:    # the hands asked about in claim windows
+            held = list(counts)
+            for m in s.melds:
+                for t in m.meld.tiles:
+                    held[t] += 1
+            assert {t for t in range(34) if held[t] < 4 and s.tiles.completes(t)} == \
+                fresh.waits()
         v = view(state, seat)
         ref = constructed_view(state, seat)
         assert type(v) is PlayerView

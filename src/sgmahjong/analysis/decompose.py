@@ -213,6 +213,58 @@ def winning_tiles(counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[Til
 _TILES = tuple(Tile(i) for i in range(34))
 
 
+Reading = tuple[list[int], int, tuple[tuple[int, ...], ...], list[int]]
+
+
+def read_parts(counts: Sequence[int]) -> Reading:
+    """A hand's parts judged once, for :func:`completes`: the parts that are neither sets
+    nor sets and the eye (suits as 0-2, honours as their kind; reading stops at two), the
+    eyes among the others, and the suits' counts and states (empty past two bad parts)."""
+    bad = []
+    eyes = 0
+    for t in range(27, 34):
+        n = counts[t]
+        if n == 2:
+            eyes += 1
+        elif n == 1 or n == 4:
+            bad.append(t)
+    if len(bad) >= 2:
+        return bad, eyes, (), []
+    parts = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
+    states = [_suit_state(parts[0]), _suit_state(parts[1]), _suit_state(parts[2])]
+    for n in range(3):
+        if states[n] == _BAD:
+            bad.append(n)
+        elif states[n] == _EYE:
+            eyes += 1
+    return bad, eyes, parts, states
+
+
+def completes(reading: Reading, counts: Sequence[int], tile: int,
+              melds: Sequence[object] = ()) -> bool:
+    """Whether one more ``tile`` (0-33) makes the 3k+1 ``counts`` (read by
+    :func:`read_parts`) a winning shape with these declared sets: ``tile in
+    winning_tiles(counts, melds)``, less the check that a copy of ``tile`` is left. The
+    claim windows ask this of every other seat at each discard; the reading is shared."""
+    bad, eyes, parts, states = reading
+    if len(bad) >= 2:
+        c = list(counts[:34])
+        return not melds and _may_be_wonders(c) and is_thirteen_wonders(
+            [*c[:tile], c[tile] + 1, *c[tile + 1:]])
+    if tile < 27:
+        n, pos = divmod(tile, 9)
+        if bad and bad[0] != n:
+            return False
+        part = parts[n]
+        after = _suit_state((*part[:pos], part[pos] + 1, *part[pos + 1:]))
+        return after != _BAD and eyes - (states[n] == _EYE) + (after == _EYE) == 1
+    if bad and bad[0] != tile:
+        return False
+    have = counts[tile]
+    others = eyes - (have == 2)
+    return (have == 1 and others == 0) or (have == 2 and others == 1)
+
+
 @cache
 def _suit_adds(part: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """``(position, state)`` for each position of a suit's nine counts where one more tile

@@ -71,8 +71,9 @@ _OTHERS = {seat: tuple(s for s in Seat if s != seat) for seat in Seat}
 
 def _may_use(state: TableState, seat: Seat) -> bool:
     """Whether ``seat`` could take the tile on offer at all (a win, kong, pong or chow),
-    read from its tile counts and cached waits before any view is built: the hot path of
-    every claim window. A cheap over-approximation; :func:`legal_actions` decides."""
+    read from its tile counts and the cached reading of its parts before any view is built:
+    the hot path of every claim window. A cheap over-approximation; :func:`legal_actions`
+    decides."""
     assert state.window_tile is not None
     tile = KIND[state.window_tile]
     s = state.seats[seat]
@@ -88,7 +89,7 @@ def _may_use(state: TableState, seat: Seat) -> bool:
                 or (1 <= pos <= 7 and c[tile - 1] and c[tile + 1])
                 or (pos <= 6 and c[tile + 1] and c[tile + 2])):
             return True
-    if tile in tiles.waits():
+    if tiles.completes(tile):
         return True
     # An automatic Big Three Dragons / Big Four Winds needs no regular shape; the tile itself
     # (held at most once) cannot make a new set of three, so the test does not depend on it.

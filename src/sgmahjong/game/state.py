@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ..analysis.decompose import winning_tiles
+from ..analysis.decompose import Reading, completes, read_parts, winning_tiles
 from ..errors import SgmahjongError
 from ..melds import Meld, MeldKind
 from ..rules.model import Ruleset
@@ -134,7 +134,7 @@ class Tiles:
     """A seat's concealed tiles read once: kinds in order, 46-kind counts (on demand) and the
     kinds that would complete the hand (on demand, for the claim windows)."""
 
-    __slots__ = ("_counts", "_waits", "ids", "kinds", "melds")
+    __slots__ = ("_counts", "_parts", "_waits", "ids", "kinds", "melds")
 
     def __init__(self, ids: tuple[int, ...], melds: tuple[DeclaredSet, ...]) -> None:
         self.ids = ids
@@ -142,6 +142,7 @@ class Tiles:
         self.kinds = tuple(map(KIND.__getitem__, ids))
         self._counts: list[int] | None = None
         self._waits: frozenset[int] | None = None
+        self._parts: Reading | None = None
 
     def moved(self, ids: tuple[int, ...], kinds: tuple[Tile, ...], kind: Tile,
               delta: int) -> Tiles:
@@ -158,6 +159,7 @@ class Tiles:
             c[kind] += delta
         new._counts = c
         new._waits = None
+        new._parts = None
         return new
 
     @property
@@ -168,6 +170,16 @@ class Tiles:
             for k in self.kinds:
                 c[k] += 1
         return c
+
+    def completes(self, tile: int) -> bool:
+        """Whether one more ``tile`` (0-33) completes these tiles with the declared sets:
+        ``tile in waits()`` for any tile of which a copy is left. The hand's parts are read
+        once and each claim window then looks only at the part ``tile`` falls in, which
+        is cheaper than listing every wait."""
+        r = self._parts
+        if r is None:
+            r = self._parts = read_parts(self.counts)
+        return completes(r, self.counts, tile, self.melds)
 
     def waits(self) -> frozenset[int]:
         """Kinds that complete these tiles with the declared sets (regular or Thirteen
