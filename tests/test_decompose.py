@@ -5,10 +5,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sgmahjong.analysis.decompose import (
+    completes,
     decompositions,
     is_complete,
     is_regular_complete,
     is_thirteen_wonders,
+    read_parts,
     winning_tiles,
 )
 from sgmahjong.melds import Meld
@@ -81,3 +83,29 @@ def test_any_four_sets_and_an_eye_are_complete(sets, eye):
         return
     assert is_regular_complete(counts), format_tiles(Tile(t) for t in tiles)
     assert decompositions(counts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_SETS), min_size=0, max_size=4), st.integers(0, 33),
+       st.integers(0, 13), st.one_of(st.none(), st.integers(0, 33)),
+       st.lists(st.sampled_from(["pong 777z", "chow 123m", "kong 5555s"]), max_size=2))
+def test_waits_are_exactly_the_kinds_that_complete_the_hand(sets, eye, drop, swap, declared):
+    # Ready and nearly ready hands: sets and an eye less one tile, sometimes one tile changed.
+    tiles = [t for s in sets for t in s] + [eye, eye]
+    tiles.pop(drop % len(tiles))
+    if swap is not None:
+        tiles[drop % len(tiles)] = swap
+    melds = [Meld.parse(m) for m in declared][:4 - len(sets)]
+    counts = counts34(Tile(t) for t in tiles)
+    held = list(counts)
+    for m in melds:
+        for t in m.tiles:
+            held[t] += 1
+    if max(held) > 4:
+        return
+    completing = [Tile(t) for t in range(34) if held[t] < 4
+                  and is_complete([*counts[:t], counts[t] + 1, *counts[t + 1:]], melds)]
+    assert winning_tiles(counts, melds) == completing, format_tiles(Tile(t) for t in tiles)
+    reading = read_parts(counts)
+    assert [Tile(t) for t in range(34)
+            if held[t] < 4 and completes(reading, counts, t, melds)] == completing

@@ -1,7 +1,7 @@
 """The engine's shortcuts give what the plain definitions give, on random games under every
-preset: a view filled in without the frozen constructor equals the one the constructor
-builds (and is just as frozen), and a seat's tile counts carried from draw to discard equal
-a recount."""
+preset: a view (and each seat's public part) filled in without the frozen constructor equals
+the one the constructor builds (and is just as frozen), and a seat's tile counts carried
+from draw to discard equal a recount."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from sgmahjong.game import Game, TableState, Win, apply, view
 from sgmahjong.game.legal import legal_actions
 from sgmahjong.game.state import Tiles
-from sgmahjong.game.view import PlayerView, public_seats
+from sgmahjong.game.view import PlayerView, SeatView
 from sgmahjong.game.wall import KIND
 from sgmahjong.rules import PRESETS, load_rules
 from sgmahjong.tiles import NUM_KINDS, Seat
@@ -30,12 +30,18 @@ def constructed_view(state: TableState, seat: Seat) -> PlayerView:
         concealed=tuple(KIND[i] for i in own.concealed),
         last_drawn=None if own.last_drawn is None else KIND[own.last_drawn],
         passed=own.passed, blocked=own.blocked, must_discard=own.must_discard,
-        seats=public_seats(state),
+        seats=tuple(constructed_seat(state, s) for s in Seat),
         wall_remaining=w.remaining if w else 0, live_remaining=w.live_remaining if w else 0,
         replacements_remaining=w.replacements_remaining if w else 0,
         draw_replacement=state.draw_replacement, draw_final=state.draw_final,
         discard_count=state.discard_count, sets_declared=state.sets_declared,
         seen=state.seen)
+
+
+def constructed_seat(state: TableState, seat: Seat) -> SeatView:
+    s = state.seats[seat]
+    return SeatView(seat, s.melds, tuple(KIND[i] for i in s.bonus),
+                    tuple(KIND[i] for i in s.discards), len(s.concealed), state.scores[seat])
 
 
 def check(state: TableState) -> None:
@@ -48,6 +54,13 @@ def check(state: TableState) -> None:
         assert s.tiles.kinds == fresh.kinds
         assert s.tiles.counts == counts
         assert s.tiles.waits() == fresh.waits()
+        if s.size == 13:    # the hands asked about in claim windows
+            held = list(counts)
+            for m in s.melds:
+                for t in m.meld.tiles:
+                    held[t] += 1
+            assert {t for t in range(34) if held[t] < 4 and s.tiles.completes(t)} == \
+                fresh.waits()
         v = view(state, seat)
         ref = constructed_view(state, seat)
         assert type(v) is PlayerView
@@ -56,6 +69,9 @@ def check(state: TableState) -> None:
         assert legal_actions(v) == legal_actions(ref)
         with pytest.raises(dataclasses.FrozenInstanceError):
             v.seat = seat  # type: ignore[misc]
+        assert all(type(sv) is SeatView for sv in v.seats)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            v.seats[seat].score = 0  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -69,6 +69,16 @@ def _near_value(num: int, pattern: int) -> int:
 _NEAR_VALUE = tuple(tuple(_near_value(t % 9, p) for p in range(32)) for t in range(27))
 
 
+def _counts_and_bits(concealed: Sequence[int]) -> tuple[list[int], int]:
+    """The kind counts of a hand and its suited kinds as the bits ``_NEAR_VALUE`` reads."""
+    counts = [0] * 47
+    held = 0
+    for t in concealed:
+        counts[t] += 1
+        held |= _BIT[t]
+    return counts, held
+
+
 class GreedyAgent:
     """Wins whenever it can; otherwise declares kongs, pongs valued honours, passes other
     claims and discards the tile with the lowest :func:`keep_value`."""
@@ -77,54 +87,44 @@ class GreedyAgent:
         self.seed = seed
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        first_discard = -1
+        # One pass over the legal list: a win is taken at once; the first wanted kong or
+        # pong is kept; each discard is valued as it comes (the discard of lowest
+        # keep_value, ties to the highest tile, as ``min(..., key=lambda t:
+        # (keep_value(view, counts, t), -t))`` would pick it).
         fallback: Action | None = None
-        for i, a in enumerate(legal):
+        best: Action | None = None
+        best_v = best_t = 0
+        counts: list[int] = []
+        held = own = rnd = 0
+        seen: Sequence[int] = ()
+        for a in legal:
             if isinstance(a, Discard):  # the usual action: tested first
-                if first_discard < 0:
-                    first_discard = i
+                if not counts:
+                    counts, held = _counts_and_bits(view.concealed)
+                    seen = view.seen
+                    own, rnd = 27 + view.seat, 27 + view.round_wind
+                t = a.tile
+                n = counts[t]
+                v = 10 * (n - 1)
+                if t >= 27:
+                    if n > 1:
+                        v *= 2
+                    else:
+                        k = seen[t]
+                        v += (2 if t >= 31 or t in (own, rnd) else 0) - (k if k < 2 else 2)
+                else:
+                    v += _NEAR_VALUE[t][held >> _SHIFT[t] & 31]
+                if best is None or v < best_v or (v == best_v and t > best_t):
+                    best, best_v, best_t = a, v, t
             elif isinstance(a, Win):
                 return a
             elif fallback is None and self._wants(view, a):
                 fallback = a
         if fallback is not None:
             return fallback
-        if first_discard >= 0:
-            return self._discard(view, legal, first_discard)
+        if best is not None:
+            return best
         return next((a for a in legal if isinstance(a, Pass)), legal[0])
-
-    @staticmethod
-    def _discard(view: PlayerView, legal: Sequence[Action], start: int) -> Action:
-        """The legal Discard of lowest :func:`keep_value` (ties: the highest tile), as
-        ``min(..., key=lambda t: (keep_value(view, counts, t), -t))`` over the discards, in
-        one pass over the legal list (the action returned is the list's own object)."""
-        counts = [0] * 47
-        held = 0
-        for t in view.concealed:
-            counts[t] += 1
-            held |= _BIT[t]
-        seen = view.seen
-        own, rnd = 27 + view.seat, 27 + view.round_wind
-        best: Action | None = None
-        best_v = best_t = 0
-        for a in legal[start:]:
-            if not isinstance(a, Discard):
-                continue
-            t = a.tile
-            n = counts[t]
-            v = 10 * (n - 1)
-            if t >= 27:
-                if n > 1:
-                    v *= 2
-                else:
-                    s = seen[t]
-                    v += (2 if t >= 31 or t in (own, rnd) else 0) - (s if s < 2 else 2)
-            else:
-                v += _NEAR_VALUE[t][held >> _SHIFT[t] & 31]
-            if best is None or v < best_v or (v == best_v and t > best_t):
-                best, best_v, best_t = a, v, t
-        assert best is not None
-        return best
 
     @staticmethod
     def _wants(view: PlayerView, a: Action) -> bool:

@@ -157,49 +157,124 @@ def winning_tiles(counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[Til
     """The tile kinds that complete a hand of 3k+1 concealed tiles (its waits).
 
     A kind whose four copies the hand already holds (concealed or in melds) cannot be
-    drawn, so it is not a wait. Only the part (a suit, or one honour) that is not already
-    sets (or sets and the eye) can take the winning tile, so a hand with two such parts
-    waits on nothing regular and is rejected after four table lookups.
+    drawn, so it is not a wait.
 
     >>> from sgmahjong.tiles import counts34, parse_tiles
     >>> [t.text for t in winning_tiles(counts34(parse_tiles("23m456p789s111z55s")))]
     ['1m', '4m']
     """
-    held = list(counts[:34])
+    # Each part of the hand (a suit, or one honour) is judged on its own: after the tile
+    # comes in, every part must be sets or sets and the eye, with one eye in all. So only
+    # the one part that is neither now (if any) can take the tile, and what a suit becomes
+    # with one more tile at each position is a table (_suit_adds) read once per nine
+    # counts: the game asks for each player's waits at every turn, and this reads a hand in
+    # a few lookups where trying each kind with is_complete took a dozen.
+    c = counts[:34]
+    bad = []
+    eyes = 0
+    for t in range(27, 34):
+        n = c[t]
+        if n == 2:
+            eyes += 1
+        elif n == 1 or n == 4:
+            bad.append(t)
+    found: list[int] = []
+    if len(bad) >= 2:
+        # Most hands: no regular wait. Thirteen Wonders is the only other shape, and its
+        # waiting hands (12 or 13 of its kinds in 13 tiles) hold five single honours or more.
+        if melds or not _may_be_wonders(c):
+            return []
+        found.extend(t for t in TERMINALS_AND_HONOURS
+                     if is_thirteen_wonders([*c[:t], c[t] + 1, *c[t + 1:]]))
+    else:
+        parts = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]))
+        states = [_suit_state(p) for p in parts]
+        bad.extend(n for n in range(3) if states[n] == _BAD)
+        eyes += states.count(_EYE)
+    if len(bad) < 2:
+        for n in (bad if bad else (0, 1, 2, *range(27, 34))):
+            if n < 27:
+                others = eyes - (states[n] == _EYE)
+                base = 9 * n
+                found.extend(base + i for i, after in _suit_adds(parts[n])
+                             if others + (after == _EYE) == 1)
+            else:
+                have = c[n]
+                others = eyes - (have == 2)
+                if (have == 1 and others == 0) or (have == 2 and others == 1):
+                    found.append(n)    # a pair for the eye, or a pong of the pair
+    held = list(c)
     for m in melds:
         for t in m.tiles:
             held[t] += 1
-    c = list(counts[:34])
-    out: list[Tile] = []
-    for t in _candidates(c, not melds):
-        if held[t] >= 4:
-            continue
-        c[t] += 1
-        if is_complete(c, melds):
-            out.append(_TILES[t])
-        c[t] -= 1
-    return out
+    return [_TILES[t] for t in sorted(found) if held[t] < 4]
 
 
 _TILES = tuple(Tile(i) for i in range(34))
 
 
-def _candidates(c: list[int], thirteen: bool) -> Sequence[int]:
-    """The kinds worth trying as the winning tile of the 3k+1 counts ``c``, in kind order:
-    every part but the one that takes the tile must already be sets (or sets and the eye)."""
-    bad = [t for t in range(27, 34) if c[t] == 1 or c[t] == 4]
-    if len(bad) < 2:
-        for base in (0, 9, 18):
-            if _suit_state(tuple(c[base:base + 9])) == _BAD:
-                bad.append(base)
-                if len(bad) == 2:
-                    break
-    if not bad:
-        return range(34)
-    if len(bad) == 1:
-        base = bad[0]
-        return (base,) if base >= 27 else range(base, base + 9)
-    return TERMINALS_AND_HONOURS if thirteen and _may_be_wonders(c) else ()
+Reading = tuple[list[int], int, tuple[tuple[int, ...], ...], list[int]]
+
+
+def read_parts(counts: Sequence[int]) -> Reading:
+    """A hand's parts judged once, for :func:`completes`: the parts that are neither sets
+    nor sets and the eye (suits as 0-2, honours as their kind; reading stops at two), the
+    eyes among the others, and the suits' counts and states (empty past two bad parts)."""
+    bad = []
+    eyes = 0
+    for t in range(27, 34):
+        n = counts[t]
+        if n == 2:
+            eyes += 1
+        elif n == 1 or n == 4:
+            bad.append(t)
+    if len(bad) >= 2:
+        return bad, eyes, (), []
+    parts = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
+    states = [_suit_state(parts[0]), _suit_state(parts[1]), _suit_state(parts[2])]
+    for n in range(3):
+        if states[n] == _BAD:
+            bad.append(n)
+        elif states[n] == _EYE:
+            eyes += 1
+    return bad, eyes, parts, states
+
+
+def completes(reading: Reading, counts: Sequence[int], tile: int,
+              melds: Sequence[object] = ()) -> bool:
+    """Whether one more ``tile`` (0-33) makes the 3k+1 ``counts`` (read by
+    :func:`read_parts`) a winning shape with these declared sets: ``tile in
+    winning_tiles(counts, melds)``, less the check that a copy of ``tile`` is left. The
+    claim windows ask this of every other seat at each discard; the reading is shared."""
+    bad, eyes, parts, states = reading
+    if len(bad) >= 2:
+        c = list(counts[:34])
+        return not melds and _may_be_wonders(c) and is_thirteen_wonders(
+            [*c[:tile], c[tile] + 1, *c[tile + 1:]])
+    if tile < 27:
+        n, pos = divmod(tile, 9)
+        if bad and bad[0] != n:
+            return False
+        part = parts[n]
+        after = _suit_state((*part[:pos], part[pos] + 1, *part[pos + 1:]))
+        return after != _BAD and eyes - (states[n] == _EYE) + (after == _EYE) == 1
+    if bad and bad[0] != tile:
+        return False
+    have = counts[tile]
+    others = eyes - (have == 2)
+    return (have == 1 and others == 0) or (have == 2 and others == 1)
+
+
+@cache
+def _suit_adds(part: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """``(position, state)`` for each position of a suit's nine counts where one more tile
+    leaves sets only (``_SETS_ONLY``) or sets and the eye (``_EYE``)."""
+    out = []
+    for i in range(9):
+        after = _suit_state((*part[:i], part[i] + 1, *part[i + 1:]))
+        if after != _BAD:
+            out.append((i, after))
+    return tuple(out)
 
 
 def _may_be_wonders(c: list[int]) -> bool:

@@ -27,7 +27,7 @@ from .legal import why_illegal
 from .machine import Decisions, resolve, step
 from .state import TableState, apply
 from .view import PlayerView, view
-from .wall import KIND, shuffled_wall, wall_from_ids, wall_from_kinds, wall_from_text
+from .wall import KIND, shuffled_ids, wall_from_ids, wall_from_kinds, wall_from_text
 
 
 class IllegalAction(SgmahjongError):
@@ -68,7 +68,9 @@ class Game:
         if wall is None:
             if seed is None:
                 seed = secrets.randbits(63)
-            order = shuffled_wall(seed)
+            # The event names kinds only, so the shuffled ids need no renumbering
+            # (``shuffled_wall``'s canonical order has the same kinds in the same places).
+            order = shuffled_ids(seed)
         else:
             seed = None
             if isinstance(wall, str):
@@ -78,7 +80,7 @@ class Game:
             else:
                 order = wall_from_ids(list(wall))
         game = cls(rs)
-        game._emit(HandStarted(round_wind, hand_number, seed, tuple(KIND[i] for i in order)))
+        game._emit(HandStarted(round_wind, hand_number, seed, tuple(map(KIND.__getitem__, order))))
         game.advance()
         return game
 

@@ -15,6 +15,16 @@ from .state import Phase
 from .view import PlayerView
 from .winning import EIGHT, could_win_counts, win_score
 
+# Enum members read as module names: in Python 3.11 each ``Phase.TURN``-style lookup
+# goes through the enum metaclass's ``__getattr__`` hook, several times slower than a
+# global, and these are compared at every event.
+_PONG_SET = MeldKind.PONG
+_CLAIMS = Phase.CLAIMS
+_ENDED = Phase.ENDED
+_EXPOSED = Phase.EXPOSED
+_ROB_KONG = Phase.ROB_KONG
+_TURN = Phase.TURN
+
 RULE_CHOW = "RULES.md: Chow only by the next player (the one to the discarder's right)"
 RULE_PASSED = ("passed-claim rule: having passed a Win or Pong on a tile, a player may not Win "
                "or Pong on another copy of it until their next draw or declared set")
@@ -32,15 +42,15 @@ RULE_AFTER_CLAIM = "RULES.md: after a Chow or Pong the claimer discards"
 def legal_actions(v: PlayerView) -> list[Action]:
     """Everything ``v.seat`` may submit now (empty when it has nothing to decide)."""
     ph = v.phase
-    if ph is Phase.TURN:
+    if ph is _TURN:
         return _turn(v) if v.seat == v.turn else []
     if v.seat == v.turn or v.window_tile is None:
         return []
-    if ph is Phase.CLAIMS:
+    if ph is _CLAIMS:
         return _claims(v, v.window_tile)
-    if ph is Phase.ROB_KONG:
+    if ph is _ROB_KONG:
         return _rob_kong(v, v.window_tile)
-    if ph is Phase.EXPOSED:
+    if ph is _EXPOSED:
         return _rob_eighth(v, v.window_tile)
     return []
 
@@ -89,7 +99,7 @@ def _turn(v: PlayerView) -> list[Action]:
         out.extend(_CONCEALED_KONG[k] for k in kinds if counts[k] == 4)
     if melds:
         out.extend(_ADDED_KONG[m.tile] for m in melds
-                   if m.kind is MeldKind.PONG and counts[m.tile])
+                   if m.kind is _PONG_SET and counts[m.tile])
     if _no_discard(v):
         out.append(_PASS)
     elif out:
@@ -113,7 +123,7 @@ def _claims(v: PlayerView, t: Tile) -> list[Action]:
     if blocked and v.rules.claims.own_discard == "none":
         return [_PASS]
     free = not blocked and not _passed(v, t)
-    if free:
+    if free and _could_win_on(v, t):
         r = win_score(v, t, "discard")
         if r is not None and r.winning:
             out.append(_WIN)
@@ -144,8 +154,21 @@ def chow_starts(concealed: Sequence[Tile] | Set[int], t: Tile) -> list[Tile]:
     return out
 
 
+def _could_win_on(v: PlayerView, t: Tile) -> bool:
+    """:func:`win_score`'s own first test (:func:`.winning.could_win`) for winning on
+    another seat's tile ``t``, on counts: most claim windows a seat is asked about are a
+    pong or chow it could make, and this rejects the win without building the hand that
+    scoring needs."""
+    counts = [0] * 34
+    for k in v.concealed:
+        if k < 34:
+            counts[k] += 1
+    counts[t] += 1
+    return could_win_counts(counts, v.me.melds, v.rules)
+
+
 def _rob_kong(v: PlayerView, t: Tile) -> list[Action]:
-    if not _blocked(v, t) and not _passed(v, t):
+    if not _blocked(v, t) and not _passed(v, t) and _could_win_on(v, t):
         r = win_score(v, t, "rob-kong")
         if r is not None and r.winning:
             return [_WIN, _PASS]
@@ -167,9 +190,9 @@ def why_illegal(v: PlayerView, action: Action) -> str:
     if action in legal:
         return ""
     who = v.seat.name.title()
-    if v.phase is Phase.ENDED:
+    if v.phase is _ENDED:
         return "the hand is over"
-    on_turn = v.phase is Phase.TURN and v.seat == v.turn
+    on_turn = v.phase is _TURN and v.seat == v.turn
     if not must_act(legal) and (on_turn or v.window_tile is None or v.seat == v.turn
                                 or isinstance(action, (Discard, Pass))):
         return f"{who} has nothing to decide now ({_waiting(v)})"
@@ -196,7 +219,7 @@ def why_illegal(v: PlayerView, action: Action) -> str:
             return f"{who} may not take {t.text}: {RULE_OWN[v.rules.claims.own_discard]}"
         if isinstance(action, (Pong, Win)) and _passed(v, t):
             return f"{who} may not take {t.text}: {RULE_PASSED}"
-        if v.phase is not Phase.CLAIMS and not isinstance(action, Win):
+        if v.phase is not _CLAIMS and not isinstance(action, Win):
             return f"only a Win may take {t.text} now ({v.phase.value} window)"
         if isinstance(action, Chow):
             if v.seat != v.turn.next:
@@ -220,11 +243,11 @@ def why_illegal(v: PlayerView, action: Action) -> str:
 
 
 def _why_no_win(v: PlayerView) -> str:
-    if v.phase is Phase.TURN:
+    if v.phase is _TURN:
         tile, source = v.last_drawn, "self"
     else:
         tile = v.window_tile
-        source = {Phase.CLAIMS: "discard", Phase.ROB_KONG: "rob-kong"}.get(v.phase, "rob-eighth")
+        source = {_CLAIMS: "discard", _ROB_KONG: "rob-kong"}.get(v.phase, "rob-eighth")
     if tile is None:
         return "there is no winning tile"
     r = win_score(v, tile, source)
@@ -234,6 +257,6 @@ def _why_no_win(v: PlayerView) -> str:
 
 
 def _waiting(v: PlayerView) -> str:
-    if v.phase is Phase.TURN:
+    if v.phase is _TURN:
         return f"{v.turn.name.title()} is on turn"
     return f"the {v.phase.value} phase"

@@ -36,16 +36,26 @@ from .view import view
 from .wall import KIND
 from .winning import EIGHT, _auto_candidate, shape_free_autos, win_score
 
+# Enum members read as module names: in Python 3.11 each ``Phase.TURN``-style lookup
+# goes through the enum metaclass's ``__getattr__`` hook, several times slower than a
+# global, and these are compared at every event.
+_CLAIMS = Phase.CLAIMS
+_DEAL = Phase.DEAL
+_EXPOSED = Phase.EXPOSED
+_ROB_KONG = Phase.ROB_KONG
+_TURN = Phase.TURN
+_EAST = Seat.EAST
+
 Decisions = dict[Seat, list[Action]]
 
 
 def decisions(state: TableState) -> Decisions:
     """The seats that must decide now, with their legal actions."""
     ph = state.phase
-    if ph is Phase.TURN:
+    if ph is _TURN:
         acts = legal_actions(view(state, state.turn))
         return {state.turn: acts} if must_act(acts) else {}
-    if ph not in (Phase.CLAIMS, Phase.ROB_KONG, Phase.EXPOSED):
+    if ph not in (_CLAIMS, _ROB_KONG, _EXPOSED):
         return {}
     out = {}
     for s in _OTHERS[state.turn]:
@@ -61,8 +71,9 @@ _OTHERS = {seat: tuple(s for s in Seat if s != seat) for seat in Seat}
 
 def _may_use(state: TableState, seat: Seat) -> bool:
     """Whether ``seat`` could take the tile on offer at all (a win, kong, pong or chow),
-    read from its tile counts and cached waits before any view is built: the hot path of
-    every claim window. A cheap over-approximation; :func:`legal_actions` decides."""
+    read from its tile counts and the cached reading of its parts before any view is built:
+    the hot path of every claim window. A cheap over-approximation; :func:`legal_actions`
+    decides."""
     assert state.window_tile is not None
     tile = KIND[state.window_tile]
     s = state.seats[seat]
@@ -72,13 +83,13 @@ def _may_use(state: TableState, seat: Seat) -> bool:
     c = tiles.counts
     if c[tile] >= 2:
         return True
-    if (tile < 27 and state.phase is Phase.CLAIMS and seat == (state.turn + 1) % 4):
+    if (tile < 27 and state.phase is _CLAIMS and seat == (state.turn + 1) % 4):
         pos = tile % 9
         if ((pos >= 2 and c[tile - 2] and c[tile - 1])
                 or (1 <= pos <= 7 and c[tile - 1] and c[tile + 1])
                 or (pos <= 6 and c[tile + 1] and c[tile + 2])):
             return True
-    if tile in tiles.waits():
+    if tiles.completes(tile):
         return True
     # An automatic Big Three Dragons / Big Four Winds needs no regular shape; the tile itself
     # (held at most once) cannot make a new set of three, so the test does not depend on it.
@@ -90,9 +101,9 @@ def step(state: TableState) -> tuple[list[Event], Decisions]:
     """The automatic events to apply next; when there are none, the decisions awaited
     (both empty when the hand is over)."""
     ph = state.phase
-    if ph is Phase.DEAL:
+    if ph is _DEAL:
         return _deal(state), {}
-    if ph is Phase.TURN:
+    if ph is _TURN:
         held = state.seats[state.turn].concealed
         bonus = next((i for i in held if i >= 136), None) if max(held) >= 136 else None
         if bonus is not None:
@@ -104,7 +115,7 @@ def step(state: TableState) -> tuple[list[Event], Decisions]:
             return [], dec
         # Only the final playable tile leaves the player on turn nothing to choose.
         return [HandDrawn("final-tile")], {}
-    if ph is Phase.EXPOSED:
+    if ph is _EXPOSED:
         s = state.seats[state.turn]
         pays = bonus_payouts(state.rules, state.turn, s.bonus, s.paid, state.initial_bonus)
         if pays:
@@ -112,7 +123,7 @@ def step(state: TableState) -> tuple[list[Event], Decisions]:
         auto = _eight_flowers(state, state.turn)
         if auto:
             return auto, {}
-    if ph in (Phase.CLAIMS, Phase.ROB_KONG, Phase.EXPOSED):
+    if ph in (_CLAIMS, _ROB_KONG, _EXPOSED):
         dec = decisions(state)
         if dec:
             return [], dec
@@ -121,13 +132,14 @@ def step(state: TableState) -> tuple[list[Event], Decisions]:
 
 
 _NEXT = tuple(s.next for s in Seat)
+_SEATS = tuple(Seat)   # iterating (or calling) the enum class is slow; a tuple is not
 
 
 def _unclaimed(state: TableState) -> list[Event]:
     """What follows when nobody takes the tile on offer."""
-    if state.phase is Phase.CLAIMS:
+    if state.phase is _CLAIMS:
         return _draw(state, _NEXT[state.turn], False)
-    if state.phase is Phase.ROB_KONG:
+    if state.phase is _ROB_KONG:
         return [*kong_payout(state.rules, state.turn, "added"), *_draw(state, state.turn, True)]
     return _draw(state, state.turn, True)  # after a bonus exposure
 
@@ -144,8 +156,8 @@ def _deal(state: TableState) -> list[Event]:
     w = state.wall
     assert w is not None
     if state.dealt < 4:
-        return [Dealt(Seat(state.dealt), tuple(KIND[i] for i in w.order[w.front:w.front + 13]))]
-    for seat in Seat:
+        return [Dealt(_SEATS[state.dealt], tuple(KIND[i] for i in w.order[w.front:w.front + 13]))]
+    for seat in _SEATS:
         s = state.seats[seat]
         bonus = next((i for i in s.concealed if i >= 136), None)
         if bonus is not None:
@@ -153,7 +165,7 @@ def _deal(state: TableState) -> list[Event]:
         auto = _eight_flowers(state, seat)
         if auto:
             return auto
-    return _draw(state, Seat.EAST, False)  # East's 14th tile
+    return _draw(state, _EAST, False)  # East's 14th tile
 
 
 def _eight_flowers(state: TableState, seat: Seat) -> list[Event]:
@@ -179,7 +191,7 @@ def resolve(state: TableState, options: Mapping[Seat, list[Action]],
             choices: Mapping[Seat, Action]) -> list[Event]:
     """Events for the choices of every pending seat (``options``: what each could do)."""
     ph = state.phase
-    if ph is Phase.TURN:
+    if ph is _TURN:
         return _turn_choice(state, choices[state.turn])
     giver = state.turn
     if state.window_tile is None:
@@ -188,7 +200,7 @@ def resolve(state: TableState, options: Mapping[Seat, list[Action]],
     order = sorted(choices, key=lambda s: s.distance_from(giver))
     winners = [s for s in order if isinstance(choices[s], Win)]
     if winners:
-        source = {Phase.CLAIMS: "discard", Phase.ROB_KONG: "rob-kong"}.get(ph, "rob-eighth")
+        source = {_CLAIMS: "discard", _ROB_KONG: "rob-kong"}.get(ph, "rob-eighth")
         if state.rules.payments.multiple_winners == "nearest":
             winners = winners[:1]
         scored = []

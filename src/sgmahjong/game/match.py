@@ -18,9 +18,11 @@ from .actions import Action
 from .engine import Game, HandOutcome
 from .events import Event
 from .prng import derive_seed
+from .state import Phase
 from .view import PlayerView
 
 Agent = Callable[[PlayerView, list[Action]], Action]
+_ENDED = Phase.ENDED   # (an enum member read through the class is slow in Python 3.11)
 
 
 @dataclass(frozen=True)
@@ -161,11 +163,14 @@ class Match:
         per_player = list(agents) if isinstance(agents, Sequence) else [agents] * 4
         while not self.state.ended:
             game = self.start_hand()
-            while not game.ended:
+            # The players by seat for this hand (``player_at``), read once: this loop runs
+            # at every decision.
+            by_seat = [per_player[self.state.player_at(seat)] for seat in Seat]
+            table = game.state
+            while table.phase is not _ENDED:
                 waiting = game.waiting_for()
                 for seat in (sorted(waiting) if len(waiting) > 1 else waiting):
-                    agent = per_player[self.state.player_at(seat)]
-                    game.submit(seat, agent(game.view(seat), game.legal_actions(seat)))
+                    game.submit(seat, by_seat[seat](game.view(seat), game.legal_actions(seat)))
             self.finish_hand()
         return self.result()
 

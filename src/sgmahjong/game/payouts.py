@@ -30,6 +30,10 @@ def kong_payout(rules: Ruleset, seat: Seat, kind: str) -> list[InstantPayout]:
     return [payout(seat, f"{kind}-kong", amount)]
 
 
+# Each seat's own flower and season (made once: a bonus tile is exposed every few turns).
+_OWN_PAIR = tuple((Tile(34 + seat), Tile(38 + seat)) for seat in range(4))
+
+
 def bonus_payouts(rules: Ruleset, seat: Seat, bonus: Iterable[int], paid: frozenset[str],
                   initial: frozenset[int]) -> list[InstantPayout]:
     """Bonus-tile payouts now owed to ``seat`` holding ``bonus`` (ids) and not yet ``paid``.
@@ -42,7 +46,7 @@ def bonus_payouts(rules: Ruleset, seat: Seat, bonus: Iterable[int], paid: frozen
         return []
     held = {KIND[i]: i for i in bonus}
     pairs = dict(PAIRS)
-    pairs["own-flower-season"] = (Tile(34 + seat), Tile(38 + seat))
+    pairs["own-flower-season"] = _OWN_PAIR[seat]
     out = []
     for reason, (a, b) in pairs.items():
         if reason not in paid and a in held and b in held:

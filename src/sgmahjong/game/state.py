@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ..analysis.decompose import winning_tiles
+from ..analysis.decompose import Reading, completes, read_parts, winning_tiles
 from ..errors import SgmahjongError
 from ..melds import Meld, MeldKind
 from ..rules.model import Ruleset
@@ -49,6 +49,22 @@ class Phase(Enum):
     ROB_KONG = "rob-kong"
     EXPOSED = "exposed"
     ENDED = "ended"
+
+
+# Enum members read as module names: in Python 3.11 each ``Phase.TURN``-style lookup
+# goes through the enum metaclass's ``__getattr__`` hook, several times slower than a
+# global, and these are compared at every event.
+_CHOW = MeldKind.CHOW
+_CONCEALED_KONG = MeldKind.CONCEALED_KONG
+_KONG = MeldKind.KONG
+_PONG = MeldKind.PONG
+_CLAIMS = Phase.CLAIMS
+_DEAL = Phase.DEAL
+_ENDED = Phase.ENDED
+_EXPOSED = Phase.EXPOSED
+_ROB_KONG = Phase.ROB_KONG
+_START = Phase.START
+_TURN = Phase.TURN
 
 
 _MELDS: dict[tuple[MeldKind, Tile], Meld] = {}
@@ -118,7 +134,7 @@ class Tiles:
     """A seat's concealed tiles read once: kinds in order, 46-kind counts (on demand) and the
     kinds that would complete the hand (on demand, for the claim windows)."""
 
-    __slots__ = ("_counts", "_waits", "ids", "kinds", "melds")
+    __slots__ = ("_counts", "_parts", "_waits", "ids", "kinds", "melds")
 
     def __init__(self, ids: tuple[int, ...], melds: tuple[DeclaredSet, ...]) -> None:
         self.ids = ids
@@ -126,6 +142,7 @@ class Tiles:
         self.kinds = tuple(map(KIND.__getitem__, ids))
         self._counts: list[int] | None = None
         self._waits: frozenset[int] | None = None
+        self._parts: Reading | None = None
 
     def moved(self, ids: tuple[int, ...], kinds: tuple[Tile, ...], kind: Tile,
               delta: int) -> Tiles:
@@ -142,6 +159,7 @@ class Tiles:
             c[kind] += delta
         new._counts = c
         new._waits = None
+        new._parts = None
         return new
 
     @property
@@ -153,13 +171,23 @@ class Tiles:
                 c[k] += 1
         return c
 
+    def completes(self, tile: int) -> bool:
+        """Whether one more ``tile`` (0-33) completes these tiles with the declared sets:
+        ``tile in waits()`` for any tile of which a copy is left. The hand's parts are read
+        once and each claim window then looks only at the part ``tile`` falls in, which
+        is cheaper than listing every wait."""
+        r = self._parts
+        if r is None:
+            r = self._parts = read_parts(self.counts)
+        return completes(r, self.counts, tile, self.melds)
+
     def waits(self) -> frozenset[int]:
         """Kinds that complete these tiles with the declared sets (regular or Thirteen
         Wonders), by :func:`sgmahjong.analysis.decompose.winning_tiles`."""
         w = self._waits
         if w is None:
             w = self._waits = frozenset(
-                winning_tiles(self.counts[:34], [m.meld for m in self.melds]))
+                winning_tiles(self.counts, [m.meld for m in self.melds] if self.melds else ()))
         return w
 
 
@@ -197,7 +225,7 @@ class TableState:
 
     @property
     def ended(self) -> bool:
-        return self.phase is Phase.ENDED
+        return self.phase is _ENDED
 
 
 def apply(state: TableState, event: Event) -> None:
@@ -205,8 +233,8 @@ def apply(state: TableState, event: Event) -> None:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise StateError(f"unknown event {event!r}")
-    if state.phase is Phase.ENDED and not isinstance(event, (Won, Settled, InstantPayout,
-                                                             BaoIncurred)):
+    if state.phase is _ENDED and not isinstance(event, (Won, Settled, InstantPayout,
+                                                       BaoIncurred)):
         raise StateError(f"the hand is over; {event.TYPE} cannot follow")
     state.public_cache = None
     handler(state, event)
@@ -237,11 +265,11 @@ def _current_tiles(seat: SeatState) -> Tiles | None:
 
 
 def _hand_started(s: TableState, e: HandStarted) -> None:
-    if s.phase is not Phase.START:
+    if s.phase is not _START:
         raise StateError("a hand can only start on an empty table")
     s.round_wind, s.hand_number, s.seed = e.round_wind, e.hand_number, e.seed
     s.wall = WallState.new(wall_from_kinds(e.wall), s.rules.wall)
-    s.phase = Phase.DEAL
+    s.phase = _DEAL
 
 
 def _wall(s: TableState) -> WallState:
@@ -251,7 +279,7 @@ def _wall(s: TableState) -> WallState:
 
 
 def _dealt(s: TableState, e: Dealt) -> None:
-    if s.phase is not Phase.DEAL or e.seat != s.dealt:
+    if s.phase is not _DEAL or e.seat != s.dealt:
         raise StateError(f"{e.seat.name} cannot be dealt now")
     w = _wall(s)
     ids = []
@@ -287,7 +315,7 @@ def _drew(s: TableState, e: Drew) -> None:
     s.window_tile = None
     if s.dealing and not e.replacement and s.dealt == 4:
         s.dealing = False
-    s.phase = Phase.DEAL if s.dealing else Phase.TURN
+    s.phase = _DEAL if s.dealing else _TURN
 
 
 def _bonus_exposed(s: TableState, e: BonusExposed) -> None:
@@ -301,11 +329,11 @@ def _bonus_exposed(s: TableState, e: BonusExposed) -> None:
     s.replacement_owed = True
     s.turn = e.seat
     s.window_tile = i
-    s.phase = Phase.EXPOSED
+    s.phase = _EXPOSED
 
 
 def _discarded(s: TableState, e: Discarded) -> None:
-    if s.phase is not Phase.TURN or e.seat != s.turn:
+    if s.phase is not _TURN or e.seat != s.turn:
         raise StateError(f"{e.seat.name} cannot discard now")
     seat = s.seats[e.seat]
     held = seat.concealed
@@ -323,14 +351,14 @@ def _discarded(s: TableState, e: Discarded) -> None:
     s.seen = (*s.seen[:k], s.seen[k] + 1, *s.seen[k + 1:])
     s.discard_count += 1
     s.window_tile = i
-    s.phase = Phase.CLAIMS
+    s.phase = _CLAIMS
 
 
-_SET_KINDS = {"chow": MeldKind.CHOW, "pong": MeldKind.PONG, "kong": MeldKind.KONG}
+_SET_KINDS = {"chow": _CHOW, "pong": _PONG, "kong": _KONG}
 
 
 def _claimed(s: TableState, e: Claimed) -> None:
-    if s.phase is not Phase.CLAIMS or s.window_tile is None or e.discarder != s.turn:
+    if s.phase is not _CLAIMS or s.window_tile is None or e.discarder != s.turn:
         raise StateError("there is no discard to claim")
     kind = _SET_KINDS.get(e.kind)
     if kind is None:
@@ -353,19 +381,19 @@ def _claimed(s: TableState, e: Claimed) -> None:
     seat.passed = frozenset()
     seat.blocked = None
     seat.last_drawn = None
-    seat.must_discard = kind is not MeldKind.KONG
-    if kind is MeldKind.KONG:
+    seat.must_discard = kind is not _KONG
+    if kind is _KONG:
         s.replacement_owed = True
         s.kong_declared = True
     s.sets_declared += 1
     s.turn = e.seat
     s.window_tile = None
     s.draw_replacement = s.draw_final = False
-    s.phase = Phase.TURN
+    s.phase = _TURN
 
 
 def _kong_declared(s: TableState, e: KongDeclared) -> None:
-    if s.phase is not Phase.TURN or e.seat != s.turn:
+    if s.phase is not _TURN or e.seat != s.turn:
         raise StateError(f"{e.seat.name} cannot declare a kong now")
     seat = s.seats[e.seat]
     concealed = seat.concealed
@@ -374,20 +402,20 @@ def _kong_declared(s: TableState, e: KongDeclared) -> None:
         for _ in range(4):
             i, concealed = _take(concealed, e.tile, f"{e.seat.name}'s hand")
             ids.append(i)
-        seat.melds = (*seat.melds, DeclaredSet(MeldKind.CONCEALED_KONG, tuple(sorted(ids))))
+        seat.melds = (*seat.melds, DeclaredSet(_CONCEALED_KONG, tuple(sorted(ids))))
         s.window_tile = None
     elif e.kind == "added":
         pos = next((n for n, m in enumerate(seat.melds)
-                    if m.kind is MeldKind.PONG and m.tile == e.tile), None)
+                    if m.kind is _PONG and m.tile == e.tile), None)
         if pos is None:
             raise StateError(f"{e.seat.name} has no pong of {e.tile.text} to add to")
         i, concealed = _take(concealed, e.tile, f"{e.seat.name}'s hand")
         old = seat.melds[pos]
-        new = DeclaredSet(MeldKind.KONG, tuple(sorted((*old.ids, i))), old.claimed,
+        new = DeclaredSet(_KONG, tuple(sorted((*old.ids, i))), old.claimed,
                           old.claimed_from, added=True)
         seat.melds = (*seat.melds[:pos], new, *seat.melds[pos + 1:])
         s.window_tile = i
-        s.phase = Phase.ROB_KONG
+        s.phase = _ROB_KONG
     else:
         raise StateError(f"unknown kong kind {e.kind!r}")
     seat.concealed = concealed
@@ -425,7 +453,7 @@ def _won(s: TableState, e: Won) -> None:
             winner.bonus = (*winner.bonus, wid)
         elif "robbing-kong" in e.context:
             giver.melds = tuple(
-                DeclaredSet(MeldKind.PONG, tuple(i for i in m.ids if i != wid), m.claimed,
+                DeclaredSet(_PONG, tuple(i for i in m.ids if i != wid), m.claimed,
                             m.claimed_from) if wid in m.ids else m for m in giver.melds)
             winner.concealed = (*winner.concealed, wid)
         else:
@@ -433,7 +461,7 @@ def _won(s: TableState, e: Won) -> None:
             winner.concealed = (*winner.concealed, wid)
         s.window_tile = None
     s.wins.append(e)
-    s.phase = Phase.ENDED
+    s.phase = _ENDED
 
 
 def _settled(s: TableState, e: Settled) -> None:
@@ -443,7 +471,7 @@ def _settled(s: TableState, e: Settled) -> None:
 def _hand_drawn(s: TableState, e: HandDrawn) -> None:
     s.drawn = e.reason
     s.window_tile = None
-    s.phase = Phase.ENDED
+    s.phase = _ENDED
 
 
 def _add_scores(s: TableState, deltas: tuple[int, ...]) -> None:

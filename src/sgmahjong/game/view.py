@@ -14,7 +14,7 @@ from ..hand import Hand
 from ..rules.model import Ruleset
 from ..tiles import Seat, Tile
 from .state import DeclaredSet, Phase, TableState
-from .wall import KIND
+from .wall import KIND, NUM_TILES
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +78,25 @@ class _Unfrozen:
     __slots__ = PlayerView.__slots__
 
 
+class _UnfrozenSeat:
+    """:class:`SeatView`'s slots, filled in the same way (one is rebuilt at most events)."""
+
+    __slots__ = SeatView.__slots__
+
+
+def _new_seat_view(seat: Seat, melds: tuple[DeclaredSet, ...], bonus: tuple[Tile, ...],
+                   discards: tuple[Tile, ...], concealed_count: int, score: int) -> SeatView:
+    u: Any = _UnfrozenSeat()
+    u.seat = seat
+    u.melds = melds
+    u.bonus = bonus
+    u.discards = discards
+    u.concealed_count = concealed_count
+    u.score = score
+    u.__class__ = SeatView
+    return u  # type: ignore[no-any-return]
+
+
 def _kinds(ids: tuple[int, ...]) -> tuple[Tile, ...]:
     return tuple(map(KIND.__getitem__, ids))
 
@@ -104,8 +123,8 @@ def _seat_view(state: TableState, seat: Seat) -> SeatView:
     score = state.scores[seat]
     old = s.public
     if old is None:
-        new = SeatView(seat, s.melds, _kinds(s.bonus), _kinds(s.discards), len(s.concealed),
-                       score)
+        new = _new_seat_view(seat, s.melds, _kinds(s.bonus), _kinds(s.discards),
+                             len(s.concealed), score)
     else:
         sv, concealed, bonus, discards = old  # type: ignore[misc]
         if (concealed is s.concealed and discards is s.discards and bonus is s.bonus
@@ -118,8 +137,8 @@ def _seat_view(state: TableState, seat: Seat) -> SeatView:
             seen = (*seen, KIND[s.discards[-1]])   # one more discard: the usual change
         else:
             seen = _kinds(s.discards)
-        new = SeatView(seat, s.melds, sv.bonus if bonus is s.bonus else _kinds(s.bonus), seen,
-                       len(s.concealed), score)
+        new = _new_seat_view(seat, s.melds, sv.bonus if bonus is s.bonus else _kinds(s.bonus),
+                             seen, len(s.concealed), score)
     s.public = (new, s.concealed, s.bonus, s.discards)
     return new
 
@@ -164,9 +183,18 @@ def view(state: TableState, seat: Seat) -> PlayerView:
     if w is None:
         u.wall_remaining = u.live_remaining = u.replacements_remaining = 0
     else:
-        u.wall_remaining = w.remaining
-        u.live_remaining = w.live_remaining
-        u.replacements_remaining = w.replacements_remaining
+        # WallState's three properties, read from its two pointers here (a test checks
+        # they agree): a view is built at nearly every decision.
+        front, back, end = w.front, w.back, w.end_tiles
+        u.wall_remaining = back - front
+        if w.dead_wall:
+            live = NUM_TILES - end - front
+            repl = back - (NUM_TILES - end)
+            u.live_remaining = live if live > 0 else 0
+            u.replacements_remaining = repl if repl > 0 else 0
+        else:
+            live = back - front - end
+            u.live_remaining = u.replacements_remaining = live if live > 0 else 0
     u.draw_replacement = state.draw_replacement
     u.draw_final = state.draw_final
     u.discard_count = state.discard_count

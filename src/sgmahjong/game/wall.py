@@ -47,9 +47,15 @@ def canonical(order: Iterable[int]) -> tuple[int, ...]:
 
 def shuffled_wall(seed: int) -> tuple[int, ...]:
     """The wall for a seed: Fisher-Yates over ids 0-147 with xoshiro256** (see :mod:`.prng`)."""
+    return canonical(shuffled_ids(seed))
+
+
+def shuffled_ids(seed: int) -> list[int]:
+    """The ids 0-147 as :func:`shuffled_wall` shuffles them, before they are made canonical
+    (the same kind at each place)."""
     ids = list(range(NUM_TILES))
     shuffle(ids, Xoshiro256(seed))
-    return canonical(ids)
+    return ids
 
 
 def wall_from_kinds(kinds: Sequence[Tile]) -> tuple[int, ...]:

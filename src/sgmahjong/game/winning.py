@@ -19,6 +19,12 @@ from ..tiles import BONUS_TILES, DRAGONS, WINDS, Seat, Tile, counts34
 from .state import DeclaredSet
 from .view import PlayerView
 
+# Enum members read as module names: in Python 3.11 each ``Phase.TURN``-style lookup
+# goes through the enum metaclass's ``__getattr__`` hook, several times slower than a
+# global, and these are compared at every event.
+_CHOW = MeldKind.CHOW
+_EAST = Seat.EAST
+
 EIGHT = frozenset(BONUS_TILES[:8])
 SOURCES = ("self", "discard", "rob-kong", "rob-eighth", "eight-flowers")
 
@@ -29,7 +35,7 @@ def _auto_candidate(counts: Sequence[int], melds: Sequence[DeclaredSet] | Sequen
     autos = rules.scoring.automatic_wins
     for pid, group, need in (("big-three-dragons", DRAGONS, 3), ("big-four-winds", WINDS, 4)):
         if pid in autos:
-            sets = sum(1 for m in melds if m.kind is not MeldKind.CHOW and m.tile in group)
+            sets = sum(1 for m in melds if m.kind is not _CHOW and m.tile in group)
             sets += sum(1 for t in group if counts[t] >= 3)
             if sets >= need:
                 return True
@@ -86,8 +92,8 @@ def win_score(v: PlayerView, tile: Tile, source: str) -> ScoreResult | None:
         replacement=source == "self" and v.draw_replacement,
         last_tile=source == "self" and v.draw_final,
         robbing_kong=source == "rob-kong", robbing_eighth=source == "rob-eighth",
-        heavenly=source == "self" and v.seat == Seat.EAST and v.discard_count == 0 and first,
-        earthly=(source == "discard" and v.turn == Seat.EAST and v.discard_count == 1
+        heavenly=source == "self" and v.seat == _EAST and v.discard_count == 0 and first,
+        earthly=(source == "discard" and v.turn == _EAST and v.discard_count == 1
                  and first),
     )
     return score_hand(Hand(tuple(concealed), melds, tuple(bonus)), ctx, v.rules)
