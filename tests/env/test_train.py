@@ -1,0 +1,152 @@
+"""The learned policy: its gradient, a tiny training run that learns, and the saved model
+playing whole matches through ``model:PATH``."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sgmahjong.cli import main as cli_main
+from sgmahjong.env.features import DISCARD_SIZE, GLOBAL_SIZE
+from sgmahjong.env.model import ModelAgent, backward, forward, init_params, load, save
+from sgmahjong.game import Game
+from sgmahjong.rules import load_rules
+from sgmahjong.simulate import play_match
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _train_module():
+    spec = importlib.util.spec_from_file_location("train_example", ROOT / "examples/train.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["train_example"] = module      # the process pool pickles its functions
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
+    """Ten hands of Owl's decisions, twenty epochs, two policy-gradient steps: seconds."""
+    out = tmp_path_factory.mktemp("train") / "policy.npz"
+    summary = _train_module().main(
+        ["--minutes", "5", "--procs", "1", "--hands", "10", "--epochs", "20", "--lr", "0.003",
+         "--pg-iterations", "2", "--opponents", "greedy", "--out", str(out)])
+    return summary, out
+
+
+def test_backward_is_the_gradient_of_the_loss() -> None:
+    # Central differences on a float64 copy of a small network agree with backward().
+    rng = np.random.default_rng(3)
+    p = {k: v.astype(np.float64) for k, v in init_params(8, 4, seed=3).items()}
+    n = 4
+    X = rng.random((n, GLOBAL_SIZE))
+    D = rng.random((n, 34, DISCARD_SIZE))
+    mask = (rng.random((n, 109)) < 0.2).astype(np.int8)
+    mask[:, 5] = 1
+    y = np.array([int(np.flatnonzero(m)[-1]) for m in mask])
+    w = rng.random(n)
+
+    def loss() -> float:
+        logp, _ = forward(p, X, D, mask)
+        return float(-(w * logp[np.arange(n), y]).sum())
+
+    logp, cache = forward(p, X, D, mask)
+    grads = backward(p, logp, cache, y, w)
+    for name, g in grads.items():
+        for j in np.flatnonzero(np.abs(g) > 1e-6)[:3]:
+            at = np.unravel_index(j, g.shape)
+            old = p[name][at]
+            p[name][at] = old + 1e-6
+            up = loss()
+            p[name][at] = old - 1e-6
+            down = loss()
+            p[name][at] = old
+            assert (up - down) / 2e-6 == pytest.approx(g[at], rel=1e-4, abs=1e-8), name
+
+
+def test_masked_actions_get_no_probability() -> None:
+    p = init_params(8, 4)
+    rng = np.random.default_rng(0)
+    mask = np.zeros((2, 109), np.int8)
+    mask[0, [3, 37, 108]] = 1
+    mask[1, [107]] = 1
+    logp, _ = forward(p, rng.random((2, GLOBAL_SIZE)).astype(np.float32),
+                      rng.random((2, 34, DISCARD_SIZE)).astype(np.float32), mask)
+    probs = np.exp(logp)
+    assert probs[0, [3, 37, 108]].sum() == pytest.approx(1.0)
+    assert probs[1, 107] == pytest.approx(1.0)
+    assert probs[mask == 0].max() == 0.0
+
+
+def test_a_tiny_run_learns_the_teachers_choices(trained: tuple[dict, Path]) -> None:
+    summary, out = trained
+    assert summary["hands"] == 10
+    imitation = [e for e in summary["log"] if e["phase"] == "imitation"]
+    assert len(imitation) == 20
+    # The loss falls: on the examples fitted and on the held-out hands' decisions.
+    assert imitation[-1]["train_loss"] < 0.7 * imitation[0]["train_loss"]
+    assert summary["held_loss_imitation"] < summary["held_loss_start"]
+    # Agreement on held-out decisions, against picking a legal action at random.
+    held = summary["held_out"]
+    assert held >= 20
+    assert summary["held_agreement_imitation"] > 2 * summary["held_chance"]
+    assert [e["phase"] for e in summary["log"][-2:]] == ["policy-gradient"] * 2
+    assert out.exists() and out.with_name("policy-imitation.npz").exists()
+    assert out.stat().st_size < 1_000_000
+
+
+def test_the_saved_model_plays_whole_matches(trained: tuple[dict, Path]) -> None:
+    # Every action goes through the engine, which refuses illegal ones: a match that ends
+    # is a match of legal moves. Same seed, same match.
+    _, out = trained
+    players = [f"model:{out}", "greedy", "fox", "random"]
+    first, _ = play_match(load_rules("garden"), players, 11, quick=True)
+    again, _ = play_match(load_rules("garden"), players, 11, quick=True)
+    assert first.hands == again.hands >= 1
+    assert first.deltas == again.deltas
+    agent = ModelAgent(load(out))
+    g = Game.new("standard", seed=5)
+    while not g.ended:
+        for seat in sorted(g.waiting_for()):
+            legal = g.legal_actions(seat)
+            act = agent.act(g.view(seat), legal)
+            assert act in legal
+            g.submit(seat, act)
+
+
+def test_simulate_takes_a_model_player(trained: tuple[dict, Path],
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = trained
+    code = cli_main(["simulate", "--rules", "garden", "--quick", "--games", "1", "--json",
+                     "--players", f"model:{out},greedy,greedy,greedy"])
+    assert code == 0
+    assert f'"model:{out}"' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("setup, message", [
+    ("missing", "no such file"),
+    ("junk", "not a model file"),
+    ("other", "made for other features"),
+    ("empty", "needs the path of a saved policy"),
+])
+def test_a_bad_model_is_one_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        setup: str, message: str) -> None:
+    path = tmp_path / "m.npz"
+    if setup == "junk":
+        path.write_text("not weights\n")
+    elif setup == "other":
+        save(path, init_params(4, 2))
+        data = dict(np.load(path))
+        data["global_size"] = np.int64(GLOBAL_SIZE + 1)
+        np.savez(path, **data)
+    name = "model:" if setup == "empty" else f"model:{path}"
+    code = cli_main(["simulate", "--games", "1", "--players", f"{name},greedy,greedy,greedy"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err
