@@ -34,7 +34,7 @@ import numpy as np
 from sgmahjong.agents import make_agent
 from sgmahjong.env import MahjongEnv, SingleSeatEnv, action_index
 from sgmahjong.env.actions import NUM_ACTIONS
-from sgmahjong.env.features import features
+from sgmahjong.env.features import SUIT_ORDERS, features, suit_swap
 from sgmahjong.env.model import ModelAgent, backward, forward, init_params, save
 
 Batch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]   # X, D, mask, action
@@ -123,18 +123,24 @@ def evaluate(params: dict[str, np.ndarray], data: Batch, size: int = 2048
 
 def fit(params: dict[str, np.ndarray], train: Batch, held: Batch, deadline: float,
         rng: np.random.Generator, lr: float, decay: float, batch: int,
-        log: list[dict[str, Any]], epochs: int | None = None) -> None:
+        log: list[dict[str, Any]], epochs: int | None = None, augment: bool = True) -> None:
     """Epochs of minibatch Adam until ``deadline`` (or ``epochs`` of them); logs the losses
-    after each epoch."""
+    after each epoch. With ``augment``, each minibatch has its suits relabelled by one of
+    the six orders (the identity among them), drawn at random."""
     opt = Adam(params, lr, decay)
     X, D, M, y = train
+    swaps = [suit_swap(o) for o in SUIT_ORDERS] if augment else []
     epoch = 0
     while time.time() < deadline and (epochs is None or epoch < epochs):
         order = rng.permutation(len(y))
         for i in range(0, len(y), batch):
             idx = order[i:i + batch]
-            logp, cache = forward(params, X[idx], D[idx], M[idx])
-            grads = backward(params, logp, cache, y[idx],
+            Xb, Db, Mb, yb = X[idx], D[idx], M[idx], y[idx]
+            if swaps:
+                gi, di, ai = swaps[int(rng.integers(len(swaps)))]
+                Xb, Db, Mb, yb = Xb[:, gi], Db[:, di], Mb[:, ai], np.argsort(ai)[yb]
+            logp, cache = forward(params, Xb, Db, Mb)
+            grads = backward(params, logp, cache, yb,
                              np.full(len(idx), 1.0 / len(idx), np.float32))
             opt.step(params, grads)
             if epochs is None and time.time() >= deadline:
@@ -245,6 +251,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--pg-lr", type=float, default=1e-4)
     ap.add_argument("--decay", type=float, default=0.01, help="AdamW weight decay")
     ap.add_argument("--out", default="policy.npz")
+    ap.add_argument("--no-augment", action="store_true",
+                    help="fit on the examples as played, without relabelling the suits")
+    ap.add_argument("--save-data", metavar="FILE",
+                    help="also save the teacher's examples (.npz), to fit again with --data")
+    ap.add_argument("--data", metavar="FILE", action="append", default=[],
+                    help="examples saved by --save-data, added to the fitting set")
     ap.add_argument("--hands", type=int, help="teacher hands to collect (instead of a share "
                     "of the time; split between the processes)")
     ap.add_argument("--epochs", type=int, help="imitation epochs (instead of a share of the "
@@ -280,13 +292,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         for r, c in zip(results, cuts, strict=True)])
         held = concat([tuple(x[c:] for x in r[0])  # type: ignore[misc]
                        for r, c in zip(results, cuts, strict=True)])
+        if opts.save_data:
+            np.savez_compressed(opts.save_data, X=train[0], D=train[1], M=train[2], y=train[3],
+                                hX=held[0], hD=held[1], hM=held[2], hy=held[3])
+        for path in opts.data:
+            with np.load(path) as f:
+                train = concat([train, (f["X"], f["D"], f["M"], f["y"])])
         print(f"{hands} hands by {opts.teacher}: {len(train[3])} decisions to learn from, "
               f"{len(held[3])} held out", flush=True)
         params = init_params(opts.hidden, seed=opts.seed)
         before = evaluate(params, held)
         fit_end = start + (1 - opts.pg_share) * budget
         fit(params, train, held, start + budget if opts.epochs else fit_end, rng, opts.lr,
-            opts.decay, 256, log, opts.epochs)
+            opts.decay, 256, log, opts.epochs, not opts.no_augment)
         after = evaluate(params, held)
         if opts.pg_share > 0:
             # The imitation policy too, to compare with what the policy gradient makes.

@@ -150,3 +150,62 @@ def test_a_bad_model_is_one_clear_error(tmp_path: Path, capsys: pytest.CaptureFi
     assert code == 2
     assert message in err
     assert "Traceback" not in err
+
+
+def _relabel(view, kmap):
+    """The same view with every suited tile's suit relabelled by ``kmap`` (kind -> kind)."""
+    from dataclasses import replace
+
+    from sgmahjong.tiles import Tile
+
+    def t(x):
+        return None if x is None else Tile(int(kmap[x])) if x < 34 else x
+
+    def ident(i):
+        return int(kmap[i // 4]) * 4 + i % 4 if i < 136 else i
+
+    seats = tuple(replace(
+        s, melds=tuple(replace(m, ids=tuple(ident(i) for i in m.ids),
+                               claimed=None if m.claimed is None else ident(m.claimed))
+                       for m in s.melds),
+        discards=tuple(t(x) for x in s.discards)) for s in view.seats)
+    seen = list(view.seen)
+    for k in range(34):
+        seen[int(kmap[k])] = view.seen[k]
+    return replace(view, concealed=tuple(t(x) for x in view.concealed),
+                   last_drawn=t(view.last_drawn), window_tile=t(view.window_tile),
+                   passed=frozenset(t(x) for x in view.passed), blocked=t(view.blocked),
+                   seats=seats, seen=tuple(seen))
+
+
+def test_suit_relabelling_matches_the_features_of_the_relabelled_view() -> None:
+    # The augmentation in examples/train.py relabels suits by index; here the features of
+    # views whose tiles were really relabelled must be exactly those indices' result.
+    from sgmahjong.agents import make_agent
+    from sgmahjong.env.actions import action_index, index_action
+    from sgmahjong.env.features import SUIT_ORDERS, features, kind_map, suit_swap
+
+    checked = compared = 0
+    for seed in (3, 4):
+        g = Game.new("standard", seed=seed)
+        agents = [make_agent("hedgehog", seed + s) for s in range(4)]
+        while not g.ended:
+            for seat in sorted(g.waiting_for()):
+                view, legal = g.view(seat), g.legal_actions(seat)
+                if len(legal) > 1 and checked % 3 == 0:
+                    order = SUIT_ORDERS[1 + checked % 5]
+                    gi, di, ai = suit_swap(order)
+                    new_index = np.argsort(ai)
+                    kmap = kind_map(order)
+                    moved = _relabel(view, kmap)
+                    moved_legal = [
+                        index_action(int(new_index[action_index(a, view.window_tile)]),
+                                     moved.window_tile) for a in legal]
+                    g0, d0 = features(view, legal)
+                    g1, d1 = features(moved, moved_legal)
+                    np.testing.assert_allclose(g0[gi], g1, atol=1e-6)
+                    np.testing.assert_allclose(d0[di], d1, atol=1e-6)
+                    compared += 1
+                checked += 1
+                g.submit(seat, agents[seat].act(view, legal))
+    assert compared >= 20

@@ -18,6 +18,7 @@ levels use), so the network learns how to weigh these quantities, not how to cou
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -41,6 +42,8 @@ from ..analysis.shanten import shanten
 from ..game.actions import Action, Chow, Kong, Pong
 from ..game.view import PlayerView
 from ..melds import Meld
+from .actions import ADDED_KONG, CONCEALED_KONG, NUM_ACTIONS
+from .actions import DISCARD as DISCARD_ACTION
 from .observation import OFFSET, SIZE, encode
 
 _SCALE = np.ones(SIZE, np.float32)
@@ -176,4 +179,43 @@ def features(view: PlayerView, legal: Sequence[Action],
     return g, per
 
 
-__all__ = ["CLAIM_SLOTS", "DISCARD_SIZE", "GLOBAL_SIZE", "features"]
+# ---------------------------------------------------------------- suit symmetry
+
+# Blocks of the observation indexed by tile kind (their first 34 entries).
+_KIND_BLOCKS = (("hand", 1), ("drawn", 1), ("offered", 1), ("passed", 1), ("blocked", 1),
+                ("chows", 4), ("pongs", 4), ("kongs", 4), ("concealed_kongs", 4), ("seen", 1))
+SUIT_ORDERS = tuple(itertools.permutations(range(3)))
+
+
+def kind_map(order: Sequence[int]) -> np.ndarray:
+    """Where each tile kind goes when suit ``s`` becomes suit ``order[s]``."""
+    return np.array([order[k // 9] * 9 + k % 9 if k < 27 else k for k in range(34)])
+
+
+def suit_swap(order: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Gather indices that relabel the suits of a decision: ``g[:, a]``, ``d[:, b]`` and
+    ``mask[:, c]`` are the features and mask of the same decision with suit ``s`` played
+    as suit ``order[s]``; an action ``i`` becomes ``c.argsort()[i]``.
+
+    Nothing in the rules tells the suits apart, so this multiplies a learner's examples
+    by six (the features are checked against relabelled views in the tests)."""
+    kmap = kind_map(order)
+    kinv = np.argsort(kmap)
+    src = np.arange(SIZE)
+    for name, rows in _KIND_BLOCKS:
+        for r in range(rows):
+            base = OFFSET[name] + 34 * r
+            src[base:base + 34] = base + kinv
+    g = np.arange(GLOBAL_SIZE)
+    g[:len(_KEEP)] = np.searchsorted(_KEEP, src[_KEEP])
+    for r in range(8):
+        base = len(_KEEP) + 34 * r
+        g[base:base + 34] = base + kinv
+    a = np.arange(NUM_ACTIONS)
+    for base in (DISCARD_ACTION, CONCEALED_KONG, ADDED_KONG):
+        a[base:base + 34] = base + kinv
+    return g, kinv, a
+
+
+__all__ = ["CLAIM_SLOTS", "DISCARD_SIZE", "GLOBAL_SIZE", "SUIT_ORDERS", "features",
+           "kind_map", "suit_swap"]
