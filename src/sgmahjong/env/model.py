@@ -87,10 +87,12 @@ def backward(p: dict[str, np.ndarray], logp: np.ndarray, cache: dict[str, np.nda
 
 
 def save(path: str | Path, params: dict[str, np.ndarray], **meta: float | str) -> None:
-    """Write the weights (float32) with the feature sizes they were trained for."""
+    """Write the weights with the feature sizes they were trained for. The weights are
+    stored as float16 (half the file; each weight within about 0.1% of its value) and read
+    back as float32."""
     np.savez_compressed(path, format=np.int64(FORMAT), global_size=np.int64(GLOBAL_SIZE),
                         discard_size=np.int64(DISCARD_SIZE),
-                        **{k: np.asarray(v, np.float32) for k, v in params.items()},
+                        **{k: np.asarray(v, np.float16) for k, v in params.items()},
                         **{f"meta_{k}": np.asarray(v) for k, v in meta.items()})
 
 
