@@ -138,6 +138,9 @@ class Lobby:
             rt.ensure_running()
             return rt
 
+    async def open(self) -> None:
+        """Called when the app starts (a lobby shared with other servers joins them)."""
+
     async def resume_all(self) -> int:
         """Load every unfinished table (so AI seats and stand-ins play on)."""
         ids = self.store.table_ids(("playing",))
