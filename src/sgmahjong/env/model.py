@@ -1,5 +1,6 @@
 """A learned policy: a small network over :mod:`.features`, saved as a numpy ``.npz`` file,
-and a player that plays it (``--players model:PATH``). Playing needs numpy only.
+and a player that plays it (``--players model:PATH``). Playing needs the ``env`` extra
+(numpy does the arithmetic) and no training library.
 
 The network scores all 109 actions of :mod:`.actions` from the global features (one hidden
 layer), and adds to each discard's score a second small network applied, with the same
