@@ -5,11 +5,13 @@ times, the players rotated through the seats, so every player meets every wall f
 seat. Prints mean points per hand with a 95% confidence interval (clustered by wall, since
 the duplicate deals of one wall are not independent), the win rate and the deal-in rate
 (hands in which the player's discard, or robbed kong, was won on). ``--players`` picks the
-field (at least four names: levels or baselines); ``--pair a,b`` also prints the mean
-difference a - b in points per hand, with its interval, over the walls.
+field (at least four names: levels, baselines, or ``model:PATH`` for a policy saved by
+``examples/train.py``); ``--pair a,b`` also prints the mean difference a - b in points per
+hand, with its interval, over the walls.
 
     python bench/bench_strength.py --walls 40 --procs 2
     python bench/bench_strength.py --walls 400 --players fox,owl,hedgehog,greedy --pair owl,fox
+    python bench/bench_strength.py --players model:p.npz,owl,fox,hedgehog --pair model:p.npz,owl
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from sgmahjong.agents.levels import LEVELS
+from sgmahjong.errors import SgmahjongError
 from sgmahjong.game import Game
 from sgmahjong.game.prng import derive_seed
 from sgmahjong.tiles import Seat
@@ -34,6 +37,11 @@ def field(names: Sequence[str]) -> dict[str, PlayerFactory]:
     for n in names:
         if n in LEVELS:
             players[n] = LEVELS[n]
+        elif n.startswith("model:"):
+            # A policy saved by examples/train.py: read once, one player per seat.
+            from sgmahjong.env.model import ModelAgent, load
+            params = load(n[len("model:"):])
+            players[n] = lambda seed, params=params: ModelAgent(params, seed)
         else:
             from sgmahjong.agents import make_agent
             players[n] = lambda seed, n=n: make_agent(n, seed)
@@ -80,6 +88,10 @@ def main() -> None:
     names = tuple(opts.players.split(","))
     if len(names) < 4 or len(set(names)) != len(names):
         ap.error("--players needs at least four different names")
+    try:
+        field(names)            # a model file that cannot be read fails here, once
+    except SgmahjongError as e:
+        ap.error(str(e))
     pair = tuple(opts.pair.split(",")) if opts.pair else ()
     if pair and (len(pair) != 2 or not set(pair) <= set(names)):
         ap.error("--pair needs two players of the field")
@@ -100,12 +112,13 @@ def main() -> None:
     elapsed = time.perf_counter() - t0
     print(f"{opts.rules}: {opts.walls} walls x {math.comb(len(names), 4)} tables x 4 "
           f"rotations = {hands} hands in {elapsed:.0f}s")
-    print(f"{'player':10} {'hands':>6} {'pts/hand':>9} {'95% CI':>17} {'win rate':>9} "
+    width = max(10, *(len(n) for n in names))
+    print(f"{'player':{width}} {'hands':>6} {'pts/hand':>9} {'95% CI':>17} {'win rate':>9} "
           f"{'deal-in':>8}")
     for n in sorted(names, key=lambda n: sum(per_wall[n]) / len(per_wall[n])):
         mean, half = interval(per_wall[n])
         count = len(all_points[n])
-        print(f"{n:10} {count:6d} {mean:9.2f} [{mean - half:7.2f}, {mean + half:6.2f}] "
+        print(f"{n:{width}} {count:6d} {mean:9.2f} [{mean - half:7.2f}, {mean + half:6.2f}] "
               f"{wins[n] / count:9.1%} {fed[n] / count:8.1%}")
     if pair:
         a, b = pair

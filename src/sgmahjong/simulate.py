@@ -12,6 +12,7 @@ wind, rotates during a match.
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import shlex
@@ -66,6 +67,10 @@ class GameResult:
 
 
 CMD_PREFIX = "cmd:"
+MODEL_PREFIX = "model:"
+# The learned-policy player needs numpy (the optional 'env' extra); it is looked up by name
+# when a run asks for it, so that simulations without one never import numpy.
+MODEL_MODULE = "sgmahjong.env.model"
 
 
 def play_game(rules: Ruleset, players: Sequence[str], seed: int, index: int = 0, *,
@@ -124,7 +129,33 @@ def make_player(name: str, seed: int, player: int = 0) -> Agent:
         except ValueError as exc:
             raise UnknownAgent(f"player {name!r}: cannot read the command: {exc}") from None
         return ProcessAgent(argv, seat=player)
+    if name.startswith(MODEL_PREFIX):
+        return model_player(name[len(MODEL_PREFIX):].strip(), seed)
     return make_agent(name, seed)
+
+
+def model_player(path: str, seed: int) -> Agent:
+    """``model:PATH``: a policy saved by ``examples/train.py`` (docs/env.md), played with
+    numpy. A missing file or missing numpy is one clear error."""
+    if not path:
+        raise UnknownAgent("player 'model:' needs the path of a saved policy after the "
+                           "colon, e.g. 'model:policy.npz'")
+    try:
+        module = importlib.import_module(MODEL_MODULE)
+    except ImportError as e:
+        raise UnknownAgent(f"player 'model:{path}': {e}") from None
+    agent: Agent = module.model_player(path, seed)
+    return agent
+
+
+def check_player(name: str) -> None:
+    """Fail now, with the reason, on a player name that could not play."""
+    if name.startswith(CMD_PREFIX):
+        return
+    if name.startswith(MODEL_PREFIX):
+        model_player(name[len(MODEL_PREFIX):].strip(), 0)
+        return
+    make_agent(name, 0)                  # UnknownAgent lists the known names
 
 
 def record_name(index: int) -> str:
@@ -251,8 +282,7 @@ def prepare(rules: str | Path | Ruleset, players: Sequence[str], *, quick: bool 
     rs = load_rules(rules)
     players = tuple(players)
     for name in set(players):
-        if not name.startswith(CMD_PREFIX):
-            make_agent(name, 0)                  # unknown names fail before any game
+        check_player(name)                       # unknown names fail before any game
     if len(players) != 4:
         raise UnknownAgent(f"four players are needed, got {len(players)}")
     if quick:

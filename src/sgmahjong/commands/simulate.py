@@ -45,7 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="four player names, comma-separated, for match players 0-3 "
                         "from the registry (random, greedy, snail, rabbit, hedgehog, fox, owl; "
                         "default greedy for all; an unknown name lists the known ones), or "
-                        "cmd:COMMAND for an outside bot program (docs/protocol.md)")
+                        "cmd:COMMAND for an outside bot program (docs/protocol.md), or "
+                        "model:PATH for a policy saved by examples/train.py (docs/env.md)")
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="worker processes (default 1)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
@@ -63,15 +64,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def parse_players(text: str) -> list[str]:
     """Four registry names from ``"a,b,c,d"`` (one name means all four)."""
-    from ..agents import make_agent
-    from ..simulate import CMD_PREFIX, SimulateError
+    from ..simulate import SimulateError, check_player
 
     names = [n.strip() for n in text.split(",") if n.strip()]
     if len(names) == 1:
         names *= 4
     for n in names:
-        if not n.startswith(CMD_PREFIX):
-            make_agent(n, 0)        # UnknownAgent lists the known names
+        check_player(n)             # UnknownAgent lists the known names
     if len(names) != 4:
         raise SimulateError(f"--players needs four names (or one for all), got {len(names)}")
     return names
