@@ -30,6 +30,7 @@ import websockets
 
 from sgmahjong.store.db import TableStore
 from sgmahjong.web import WebConfig, create_app
+from sgmahjong.web.limits import WebLimits
 
 
 def free_port() -> int:
@@ -164,7 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="sgmj-bench-"))
     store = TableStore(f"sqlite:///{tmp / 'bench.sqlite3'}")
     cfg = WebConfig(ai_delay=0.0, next_hand_delay=0.0, allow_seed=True, rate=1000, burst=1000,
-                    resume_on_startup=False, max_tables=100_000)
+                    resume_on_startup=False,
+                    limits=WebLimits(max_tables=100_000, max_waiting=100_000,
+                                     creates_per_client=10**9))
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(cfg, store), host="127.0.0.1",
                                            port=port, log_level="warning", lifespan="on"))
