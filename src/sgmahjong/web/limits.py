@@ -34,6 +34,7 @@ class WebLimits:
     finished_idle: float = 2 * MINUTE       # a finished table nobody watches leaves memory
     sweep_every: float = MINUTE             # how often the lobby looks for both
     max_clients_tracked: int = 10_000       # addresses remembered for the create limit
+    ai_cache_entries: int = 50_000          # the AI's memo of hand evaluations (~1 KiB each)
 
 
 class CreateWindow:

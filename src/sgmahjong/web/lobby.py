@@ -17,7 +17,7 @@ from ..store.ladder import TABLES
 from .config import WebConfig
 from .ladder import bad_rung, find_rung
 from .limits import CreateWindow
-from .memory import release_memory
+from .memory import bound_ai_caches, release_memory
 from .runtime import TableError, TableRuntime, default_standin, level_names, make_ai
 from .security import clean_name, hash_token, new_table_id, new_token
 
@@ -176,7 +176,7 @@ class Lobby:
                     gone.append(tid)
         for tid in gone:
             self._drop(tid)
-        if gone:
+        if bound_ai_caches(self.limits.ai_cache_entries) or gone:
             release_memory()
         return len(gone)
 

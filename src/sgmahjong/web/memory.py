@@ -1,4 +1,10 @@
-"""Giving freed memory back to the system after tables leave it.
+"""Giving freed memory back to the system after tables leave it, and bounding the AI's
+memo tables on a long-running server.
+
+The AI levels memoise hand evaluations (``agents.evaluation.useful_kinds``, up to 262,144
+entries, about 1 KiB each): right for a simulation that wants speed, but on a server that
+runs for weeks it is a quarter of a gigabyte filling slowly, which reads as a leak. The
+server keeps it under ``WebLimits.ai_cache_entries`` by emptying it when it grows past.
 
 CPython returns small objects to its own pools, and glibc keeps freed heap pages in its
 arenas (one per thread that allocated: the AI moves run in worker threads), so a server's
@@ -29,6 +35,16 @@ def _malloc_trim() -> Callable[[int], int] | None:
     return fn   # type: ignore[no-any-return]
 
 
+def bound_ai_caches(max_entries: int) -> bool:
+    """Empty the AI's memo tables if they hold more than ``max_entries``; whether they did."""
+    from ..agents.evaluation import useful_kinds
+
+    if useful_kinds.cache_info().currsize <= max_entries:
+        return False
+    useful_kinds.cache_clear()
+    return True
+
+
 def release_memory() -> bool:
     """Collect garbage cycles, then return free heap pages to the system where the C
     library can (glibc). Returns whether pages were trimmed."""
@@ -39,4 +55,4 @@ def release_memory() -> bool:
     return bool(trim(0))
 
 
-__all__ = ["release_memory"]
+__all__ = ["bound_ai_caches", "release_memory"]
