@@ -38,7 +38,8 @@ def _still_answers(p: Player) -> None:
     '{"type": "action", "action": ' + "[" * 2000 + "]" * 2000 + "}",
     '{"type": "hello", "last_seen": ' + "9" * 50 + "}",
     '{"type": "ping", "x": NaN}',
-], ids=["nested-array", "nested-action", "giant-number", "nan"])
+    '{"type": "ping", "x": 1e400}',
+], ids=["nested-array", "nested-action", "giant-number", "nan", "infinite"])
 def test_a_frame_that_cannot_be_read_gets_an_error_and_the_socket_stays(make_client,
                                                                         frame) -> None:
     c = make_client()
@@ -79,10 +80,11 @@ def test_before_hello_a_bad_frame_is_answered_and_hello_still_works(make_client)
 @pytest.mark.parametrize("body, code, words", [
     (NESTED.encode(), 400, "nested more than 32 deep"),
     (b'{"name": "Ann", "seed": ' + b"9" * 5000 + b"}", 400, "more than 40 digits"),
+    (b'{"name": "Bob", "player": 1e400}', 400, "the number 1e400 is too large"),
     (b"\xff\xfe{}", 400, "not UTF-8"),
     (b"{" * 10, 400, "not valid JSON"),
     (b'{"name": "' + b"x" * 70_000 + b'"}', 413, "too large"),
-], ids=["nested", "giant-int", "not-utf8", "broken", "oversized"])
+], ids=["nested", "giant-int", "infinite", "not-utf8", "broken", "oversized"])
 def test_a_bad_body_is_one_4xx_naming_the_fault(make_client, path, body, code,
                                                 words) -> None:
     c = make_client()
