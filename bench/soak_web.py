@@ -76,8 +76,7 @@ def _holdings(app: Any) -> None:
                           "finished_in_memory": sum(t.status == "finished" for t in tables),
                           "useful_kinds": evaluation.useful_kinds.cache_info().currsize,
                           "waits": len(evaluation._WAITS),
-                          "shanten_patterns": len(shanten._LOW) + len(shanten._HIGH)
-                          + len(shanten._HON),
+                          "shanten_patterns": shanten.patterns_met(),
                           "suit_sets": decompose._suit_sets.cache_info().currsize}),
               file=sys.stderr, flush=True)
 

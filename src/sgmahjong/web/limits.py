@@ -35,6 +35,7 @@ class WebLimits:
     sweep_every: float = MINUTE             # how often the lobby looks for both
     max_clients_tracked: int = 10_000       # addresses remembered for the create limit
     ai_cache_entries: int = 50_000          # the AI's memo of hand evaluations (~1 KiB each)
+    shanten_patterns: int = 50_000          # group patterns the shanten lookup keeps (~100 B)
 
 
 class CreateWindow:

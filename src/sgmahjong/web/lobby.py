@@ -176,7 +176,7 @@ class Lobby:
                     gone.append(tid)
         for tid in gone:
             self._drop(tid)
-        if bound_ai_caches(self.limits.ai_cache_entries) or gone:
+        if bound_ai_caches(self.limits.ai_cache_entries, self.limits.shanten_patterns) or gone:
             release_memory()
         return len(gone)
 

@@ -5,6 +5,8 @@ The AI levels memoise hand evaluations (``agents.evaluation.useful_kinds``, up t
 entries, about 1 KiB each): right for a simulation that wants speed, but on a server that
 runs for weeks it is a quarter of a gigabyte filling slowly, which reads as a leak. The
 server keeps it under ``WebLimits.ai_cache_entries`` by emptying it when it grows past.
+The shanten lookup keeps every group pattern it has met (up to 405,350, about 100 bytes
+each): bounded the same way by ``WebLimits.shanten_patterns``.
 
 CPython returns small objects to its own pools, and glibc keeps freed heap pages in its
 arenas (one per thread that allocated: the AI moves run in worker threads), so a server's
@@ -35,14 +37,21 @@ def _malloc_trim() -> Callable[[int], int] | None:
     return fn   # type: ignore[no-any-return]
 
 
-def bound_ai_caches(max_entries: int) -> bool:
-    """Empty the AI's memo tables if they hold more than ``max_entries``; whether they did."""
+def bound_ai_caches(max_entries: int, max_patterns: int) -> bool:
+    """Empty the AI's memo of hand evaluations if it holds more than ``max_entries``, and
+    the shanten lookup's patterns met if more than ``max_patterns`` (each is met again in
+    under a microsecond); whether anything was emptied."""
     from ..agents.evaluation import useful_kinds
+    from ..analysis import shanten
 
-    if useful_kinds.cache_info().currsize <= max_entries:
-        return False
-    useful_kinds.cache_clear()
-    return True
+    emptied = False
+    if useful_kinds.cache_info().currsize > max_entries:
+        useful_kinds.cache_clear()
+        emptied = True
+    if shanten.patterns_met() > max_patterns:
+        shanten.clear_caches()
+        emptied = True
+    return emptied
 
 
 def release_memory() -> bool:
