@@ -9,6 +9,7 @@ Host passed, and "²" as a number was a 500.
 from __future__ import annotations
 
 import gc
+import random
 import weakref
 
 import pytest
@@ -235,3 +236,21 @@ def test_a_ledger_hand_whose_type_is_not_text_is_refused_by_name(make_client) ->
     for kind in ([], {}, 3):        # a list once crashed the "in" check (found by fuzzing)
         r = c.post(f"/api/ledgers/{led['edit']}/hands", json={"type": kind, "winner": 0})
         assert r.status_code == 400 and "field 'type'" in r.json()["message"]
+
+
+def test_the_ai_memo_and_the_shanten_patterns_stay_bounded(make_client) -> None:
+    from sgmahjong.agents.evaluation import useful_kinds
+    from sgmahjong.analysis import shanten
+
+    c = make_client(limits=WebLimits(ai_cache_entries=50, shanten_patterns=50))
+    rng = random.Random(7)
+    for _ in range(200):             # hands the AI never met: one memo entry each
+        counts = [0] * 34
+        for t in rng.sample(range(34), 13):
+            counts[t] = 1
+        useful_kinds(tuple(counts), 0)
+        shanten.shanten(counts)
+    assert useful_kinds.cache_info().currsize > 50
+    c.portal.call(_sweep, c.app.state.lobby)
+    assert useful_kinds.cache_info().currsize == 0
+    assert shanten.patterns_met() <= 50
