@@ -7,6 +7,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import __version__
 from .errors import SgmahjongError
@@ -16,8 +17,16 @@ from .errors import SgmahjongError
 COMMANDS = ["score", "shanten", "simulate", "replay", "play", "serve", "ledger"]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line, as every other error of the command line:
+    the usage block is left to --help, where it is asked for."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}; see '{self.prog} --help'\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sgmahjong",
         description="Singapore Mahjong: score hands, analyse them, play and simulate games.",
     )

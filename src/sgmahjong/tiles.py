@@ -277,7 +277,8 @@ def parse_tiles(text: str) -> list[Tile]:
                                     f"{digits[0][1] + 1} have no suit letter")
             i += 1
             continue
-        if ch.isdigit():
+        # Only ASCII digits: str.isdigit() also takes '²' or '١', which int() refuses.
+        if "0" <= ch <= "9":
             digits.append((int(ch), i))
             i += 1
             continue
@@ -303,7 +304,7 @@ def parse_tiles(text: str) -> list[Tile]:
                 break
         else:
             j = i
-            while j < n and not text[j].isspace() and not text[j].isdigit():
+            while j < n and not text[j].isspace() and not "0" <= text[j] <= "9":
                 j += 1
             raise TileTextError(f"unknown tile text {text[i:j]!r} at position {i + 1}")
     if digits:

@@ -79,10 +79,12 @@ def test_sprite_sheet_has_one_symbol_per_tile_and_the_back_with_unique_ids():
 def test_sprite_sheet_holds_the_sound_hint_and_timer_icons():
     root = ET.fromstring(sprite_sheet())
     icons = {s.get("id"): s for s in root.findall(f"{NS}symbol") if s.get("id").startswith("i-")}
-    assert sorted(icons) == ["i-hint", "i-sound-off", "i-sound-on", "i-timer"]
+    assert sorted(icons) == ["i-book", "i-hint", "i-music-off", "i-music-on", "i-sound-off",
+                             "i-sound-on", "i-timer"]
     for symbol in icons.values():
         assert symbol.get("viewBox") == "0 0 24 24"
-        assert symbol.find(f"{NS}title").text in {"Sound on", "Sound off", "Hint", "Timer"}
+        assert symbol.find(f"{NS}title").text in {"Sound on", "Sound off", "Hint", "Timer",
+                                                  "Music on", "Music off", "Rules and guides"}
         assert len(list(symbol.iter())) > 2   # a title and some drawing
 
 

@@ -42,3 +42,29 @@ def test_end_of_hand_breakdown(snap_compare: Any, table_app: Callable[..., PlayA
 def test_keys_dialog(snap_compare: Any, table_app: Callable[..., PlayApp]) -> None:
     app = table_app(READY, hints=False)
     assert snap_compare(app, press=["question_mark"], terminal_size=SIZE)
+
+
+def test_rules_page(snap_compare: Any) -> None:
+    app = PlayApp(PlayConfig(rules="standard", ai_delay=0.0))
+    assert snap_compare(app, press=["r", "2"], terminal_size=SIZE)
+
+
+def test_tile_guide_page(snap_compare: Any) -> None:
+    app = PlayApp(PlayConfig(rules="standard", ai_delay=0.0))
+    assert snap_compare(app, press=["r", "4"], terminal_size=SIZE)
+
+
+def test_guided_hand_offering_the_chow(snap_compare: Any) -> None:
+    from sgmahjong.tiles import Tile
+
+    async def to_the_chow(pilot: Any) -> None:
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("space")
+        screen = pilot.app.screen
+        screen.cursor = screen.order.index(Tile.NORTH)
+        await pilot.press("enter", "enter")
+        await pilot.pause()
+
+    app = PlayApp(PlayConfig(ai_delay=0.0))
+    assert snap_compare(app, run_before=to_the_chow, terminal_size=SIZE)

@@ -24,7 +24,8 @@ examples:
   sgmahjong play --rules garden --seed 7 --no-hints
 
 At the table: arrow keys move along your tiles, Enter picks and Enter again throws;
-W win, P pong, C chow, K kong, S skip, H hints, ? all keys. Every game is saved as a
+W win, P pong, C chow, K kong, S skip, H hints, R the rules pages, ? all keys. New to
+the game? Press L on the setup screen for a guided first hand. Every game is saved as a
 match record (JSON Lines) in your data folder (set SGMAHJONG_DATA_DIR to change it).
 """
 

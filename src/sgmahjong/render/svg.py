@@ -464,6 +464,10 @@ def symbol_id(tile: Tile) -> str:
 # -- Icons -------------------------------------------------------------------------------
 
 _SPEAKER = '<path d="M3 9 H7 L12 5 V19 L7 15 H3 Z" fill="currentColor"/>'
+# two beamed quavers: stems, beam, and heads drawn as filled arcs
+_NOTES = ('<path d="M9 17.5 V6 L19.5 3.5 V15.5"/>'
+          '<path d="M3.8 17.5 A2.6 2.1 0 1 0 9 17.5 A2.6 2.1 0 1 0 3.8 17.5 Z M14.3 15.5 '
+          'A2.6 2.1 0 1 0 19.5 15.5 A2.6 2.1 0 1 0 14.3 15.5 Z" fill="currentColor"/>')
 ICONS: dict[str, tuple[str, str]] = {
     "sound-on": ("Sound on", _SPEAKER + '<path d="M15.5 9 Q17.5 12 15.5 15 M18.5 6 '
                  'Q22.5 12 18.5 18"/>'),
@@ -473,6 +477,10 @@ ICONS: dict[str, tuple[str, str]] = {
              'M10.8 23 H13.2 M12 17.5 V12.5 L10 10.5 M12 12.5 L14 10.5"/>'),
     "timer": ("Timer", '<circle cx="12" cy="13.5" r="8.2"/><path d="M12 13.5 V8.8 M12 13.5 '
               'L15 15.5 M9.5 2.5 H14.5 M12 2.5 V5.3 M18.4 6.6 L20 5"/>'),
+    "music-on": ("Music on", _NOTES),
+    "music-off": ("Music off", _NOTES + '<path d="M3 3 L21 21"/>'),
+    "book": ("Rules and guides", '<path d="M3 5 C6 4 9.5 4.3 12 6 C14.5 4.3 18 4 21 5 V19 '
+             'C18 18 14.5 18.3 12 20 C9.5 18.3 6 18 3 19 Z M12 6 V20"/>'),
 }
 """The web page's icons: id suffix to (name, drawing in a 24 x 24 box). They draw in
 ``currentColor``, so they take the colour of the button they sit on."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual.app import App
@@ -9,6 +10,7 @@ from textual.worker import Worker, WorkerState
 
 from ..errors import SgmahjongError
 from ..game import Game, Won
+from ..rules.model import Ruleset
 from ..store.progress import Progress, load_progress, save_progress
 from .clock import AppClock, Clock
 from .ladder import hand_stars, match_stars
@@ -82,6 +84,25 @@ class PlayApp(App[None]):
             self.switch_screen(TableScreen(self.session))
         else:
             self.push_screen(TableScreen(self.session))
+
+    def start_lesson(self) -> None:
+        """The guided first hand (from the setup screen or its pages)."""
+        from .lesson import LessonScreen, LessonSession
+
+        self.session = LessonSession(ai_delay=self.config.ai_delay)
+        screen = LessonScreen(self.session)
+        if isinstance(self.screen, SetupScreen):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def show_pages(self, rules: Ruleset, *, lesson: bool = False,
+                   closed: Callable[[object], None] | None = None) -> None:
+        """The learning pages for these rules over the current screen (which waits);
+        ``closed`` is called when the player goes back."""
+        from .pages import PagesScreen
+
+        self.push_screen(PagesScreen(rules, lesson=lesson), closed)
 
     def back_to_setup(self) -> None:
         """Leave the table (the record so far is already saved)."""

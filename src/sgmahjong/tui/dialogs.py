@@ -34,6 +34,7 @@ KEYS_TEXT = """\
   1-4        choose when several chows or kongs fit
   Esc        put the picked tile back
   H          show or hide the hints
+  R          how to play, the rules used here, the tai table, the tiles
   ?          this help
   Q          leave the table (back to the setup)
 

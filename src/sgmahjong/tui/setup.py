@@ -22,9 +22,9 @@ if TYPE_CHECKING:
 
 INTRO = ("[b]Singapore Mahjong[/] · play three garden animals, with hints that teach you")
 
-GUIDE = ("[b]Quick guide[/]: make four sets and a pair. A set is a pong (three the same), "
-         "a chow (three in a row in one suit) or a kong (four the same). You need at least "
-         "1 tai to win; the hints (H) show where your tai can come from.")
+GUIDE = ("[b]New to mahjong?[/] Press [b]L[/] for a guided first hand, or [b]R[/] for how "
+         "to play, the rules used here, the tai table and the tiles. Make four sets and a "
+         "pair; the hints (H) show where your tai can come from.")
 
 
 class SetupScreen(Screen[None]):
@@ -58,6 +58,8 @@ class SetupScreen(Screen[None]):
         Binding("2", "table(1)", "Lily pond", show=False),
         Binding("3", "table(2)", "Old oak", show=False),
         Binding("g", "start", "Start my game"),
+        Binding("l", "lesson", "Guided hand"),
+        Binding("r", "pages", "Rules"),
         Binding("question_mark", "help", "Keys"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -148,6 +150,20 @@ class SetupScreen(Screen[None]):
         base.opponents = t.opponents
         base.table = t.id
         self.play_app.start_game(base)
+
+    def action_lesson(self) -> None:
+        self.play_app.start_lesson()
+
+    def action_pages(self) -> None:
+        from ..errors import SgmahjongError
+        from ..rules.loading import load_rules
+
+        try:
+            rules = load_rules(self.chosen().rules)
+        except SgmahjongError as exc:
+            self.notify(str(exc), title="Cannot read the rules", severity="error")
+            return
+        self.play_app.show_pages(rules, lesson=True)
 
     def action_help(self) -> None:
         from .dialogs import HelpScreen

@@ -105,6 +105,7 @@ class TableScreen(Screen[None]):
         Binding("4", "choose(3)", "4", show=False),
         Binding("escape", "cancel", "Back", show=False),
         Binding("h", "toggle_hints", "Hints"),
+        Binding("r", "pages", "Rules"),
         Binding("question_mark", "help", "Keys"),
         Binding("q", "quit_game", "Quit"),
     ]
@@ -565,6 +566,22 @@ class TableScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
+
+    def action_pages(self) -> None:
+        """The learning pages for this table's rules; the hand waits underneath, and a
+        claim timer stops while the player reads (it starts again on the way back)."""
+        if self._claim_timer is not None:
+            self._claim_timer.cancel()
+            self._claim_timer = None
+        self.play_app.show_pages(self.session.rules, closed=self._back_from_pages)
+
+    def _back_from_pages(self, _: object = None) -> None:
+        s = self.session
+        if (s.in_hand and self._claim_timer is None and s.config.claim_timer > 0
+                and Pass() in s.human_legal()):
+            offer = len(s.game.events)
+            self._claim_timer = self.play_app.clock.call_later(
+                s.config.claim_timer, lambda: self._claim_timeout(offer))
 
     def action_quit_game(self) -> None:
         if self.message.startswith("[b]Leave"):

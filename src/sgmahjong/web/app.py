@@ -25,6 +25,7 @@ from ..store.db import TableStore
 from .config import WebConfig
 from .guard import Guard
 from .ladder import ladder_json
+from .learn import router as learn_router
 from .lobby import Lobby, TableOptions, default_ai
 from .protocol import (
     MAX_MESSAGE,
@@ -224,6 +225,12 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
     static = resources.files("sgmahjong.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.include_router(scorekeeper_router(db))
+
+    async def table_rules(table_id: str) -> Any:
+        rt = await lobby.get(table_id)
+        return None if rt is None else rt.rules
+
+    app.include_router(learn_router(table_rules))
 
     @app.middleware("http")
     async def headers(request: Request, call_next: Any) -> Response:
