@@ -148,7 +148,8 @@ async def seat_bot(url: str, table_id: str, token: str, stats: Stats, think: flo
             try:
                 raw = await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.monotonic()))
             except TimeoutError:
-                return      # the soak is over; the table is left unfinished
+                ready.set()     # nobody waits for a bot that never got in
+                return          # the soak is over; the table is left unfinished
             msg = json.loads(raw)
             t = msg["type"]
             if t == "welcome":
@@ -193,7 +194,11 @@ async def table_loop(base: str, humans: int, ai: list[str], think: float, stats:
                 bots = [asyncio.create_task(seat_bot(url, tid, tok, stats, think, ev,
                                                      deadline))
                         for tok, ev in zip(tokens, ready, strict=True)]
-                await asyncio.gather(*(e.wait() for e in ready))
+                await asyncio.wait([asyncio.ensure_future(e.wait()) for e in ready],
+                                   timeout=max(1.0, deadline - time.monotonic() + 5))
+                if time.monotonic() >= deadline:
+                    await asyncio.gather(*bots, return_exceptions=True)
+                    return
                 s = await http.post(f"/api/tables/{tid}/start",
                                     headers={"Authorization": f"Bearer {t['token']}"})
                 s.raise_for_status()
