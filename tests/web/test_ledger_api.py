@@ -166,7 +166,7 @@ def test_a_version_1_database_gains_the_ledgers_table(tmp_path: Path) -> None:
     try:
         assert inspect(store.engine).has_table("ledgers")
         with store.engine.connect() as conn:
-            assert sorted(conn.execute(select(schema_version.c.version)).scalars()) == [1, 2]
+            assert sorted(conn.execute(select(schema_version.c.version)).scalars()) == [1, 2, 3]
     finally:
         store.close()
 

@@ -20,7 +20,10 @@ examples:
 
 Tables live in a SQLite file in your data folder (SGMAHJONG_DATA_DIR changes the folder,
 SGMAHJONG_DATABASE_URL or --database-url the database). Unfinished tables resume when
-the server starts again.
+the server starts again. A SQLite database serves one process; any number of servers
+can share one PostgreSQL database (behind any load balancer): each plays some tables
+and relays its sockets for the others, and a server that dies has its tables taken
+over by another within a few seconds.
 """
 
 
@@ -54,6 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="let a table's creator fix the deal with a seed (for tests, "
                         "demonstrations and benchmarks; off by default so nobody can "
                         "replay a known wall against friends)")
+    p.add_argument("--rate", type=float, default=10.0, metavar="MESSAGES",
+                   help="messages a socket may send per second, bursts of three times "
+                        "that allowed (default 10)")
     p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                    help="another websocket origin to accept, e.g. a proxy's "
                         "https://mahjong.example (repeatable)")
@@ -66,13 +72,31 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from ..store.db import TableStore, default_database_url
-    from ..web import WebConfig, create_app
+    from ..store.leases import SingleServerLock, is_postgres
 
     url = args.database_url or default_database_url()
+    if not args.rate > 0:
+        raise SgmahjongError(f"--rate must be above 0, not {args.rate}")
+    shared = is_postgres(url)
+    # Take the port before saying where the table is: a port in use is one clear error,
+    # not an address printed for a server that never starts.
+    sock = listen(args.host, args.port)
+    lock = SingleServerLock(url)
+    try:
+        lock.acquire()            # a second server on one SQLite file is refused
+        store = TableStore(url)   # created on first run
+    except BaseException:
+        lock.release()
+        sock.close()
+        raise
+    # the web stack, once nothing stands in the way
+    import uvicorn
+
+    from ..web import WebConfig, create_app
+
     config = WebConfig(database_url=url, ai_delay=args.ai_delay,
+                       rate=args.rate, burst=3 * args.rate, shared=shared,
                        disconnect_grace=args.disconnect_grace,
                        claim_window=max(0.0, args.claim_window),
                        turn_limit=max(0.0, args.turn_limit),
@@ -80,14 +104,6 @@ def run(args: argparse.Namespace) -> int:
                        allowed_origins=tuple(args.allow_origin),
                        allowed_hosts=served_hosts(args.host, args.allow_host),
                        allow_ip_hosts=args.host in WILDCARDS)
-    # Take the port before saying where the table is: a port in use is one clear error,
-    # not an address printed for a server that never starts.
-    sock = listen(args.host, args.port)
-    try:
-        store = TableStore(url)   # created on first run
-    except BaseException:
-        sock.close()
-        raise
     app = create_app(config, store)
     port = sock.getsockname()[1]
     shown = "127.0.0.1" if args.host in WILDCARDS else args.host
@@ -101,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         sock.close()
         store.close()
+        lock.release()
     return 0
 
 

@@ -44,8 +44,12 @@ from .tables import (
     game_tables,
     ledgers,
     metadata,
+    peers,
     schema_version,
     seats,
+    table_inbox,
+    table_leases,
+    table_outbox,
 )
 
 ENV_DATABASE_URL = "SGMAHJONG_DATABASE_URL"
@@ -173,6 +177,8 @@ def migrate(conn: Connection) -> int:
 # version -> the step that upgrades the previous version to it
 _STEPS: dict[int, Any] = {
     2: lambda conn: ledgers.create(conn, checkfirst=True),   # the scorekeeper's ledgers
+    3: lambda conn: [t.create(conn, checkfirst=True)               # several servers
+                     for t in (peers, table_leases, table_inbox, table_outbox)],
 }
 
 

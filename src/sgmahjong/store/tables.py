@@ -9,6 +9,7 @@ that SQLite ignores; :mod:`sgmahjong.store.db` checks them for both.
 from __future__ import annotations
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     Float,
@@ -21,7 +22,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema this sgmahjong writes; :func:`sgmahjong.store.db.migrate` brings older ones up."""
 
 metadata = MetaData()
@@ -78,5 +79,45 @@ ledgers = Table(
     UniqueConstraint("edit_hash", name="uq_ledgers_edit_hash"),
 )
 
-__all__ = ["SCHEMA_VERSION", "events", "game_tables", "ledgers", "metadata", "schema_version",
-           "seats"]
+# Version 3: several servers on one PostgreSQL database (sgmahjong.web.peers). Each server
+# keeps a row in ``peers`` alive; a table is played by the server its lease names, and the
+# others pass their sockets' messages through ``table_inbox`` and get the owner's answers
+# for them through ``table_outbox``. Unused (but present) on SQLite.
+_SERIAL = BigInteger().with_variant(Integer, "sqlite")   # SQLite numbers only INTEGER keys
+
+peers = Table(
+    "peers", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("started_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),           # the database's clock, epoch s
+)
+
+table_leases = Table(
+    "table_leases", metadata,
+    Column("table_id", String(40), ForeignKey("game_tables.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("owner", String(32), nullable=True),            # a peers.id; None: released
+    Column("epoch", Integer, nullable=False),              # +1 at every change of owner
+)
+
+table_inbox = Table(
+    "table_inbox", metadata,
+    Column("seq", _SERIAL, primary_key=True, autoincrement=True),
+    Column("table_id", String(40), ForeignKey("game_tables.id", ondelete="CASCADE"),
+           nullable=False, index=True),
+    Column("peer", String(32), nullable=False),            # the sending server
+    Column("conn", String(64), nullable=False),            # its socket (or call) id
+    Column("kind", String(16), nullable=False),            # attach, detach, msg, call
+    Column("payload", Text, nullable=False),               # JSON
+)
+
+table_outbox = Table(
+    "table_outbox", metadata,
+    Column("seq", _SERIAL, primary_key=True, autoincrement=True),
+    Column("peer", String(32), nullable=False, index=True),  # the receiving server
+    Column("conn", String(64), nullable=False),
+    Column("payload", Text, nullable=False),               # a server message as JSON
+)
+
+__all__ = ["SCHEMA_VERSION", "events", "game_tables", "ledgers", "metadata", "peers",
+           "schema_version", "seats", "table_inbox", "table_leases", "table_outbox"]

@@ -27,6 +27,7 @@ from .guard import Guard
 from .ladder import ladder_json
 from .learn import router as learn_router
 from .lobby import Lobby, TableOptions, default_ai
+from .peers import PeerLobby
 from .protocol import (
     MAX_MESSAGE,
     PROTOCOL,
@@ -204,11 +205,12 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
     cfg = config or WebConfig()
     own_store = store is None
     db = store or TableStore(cfg.database_url)
-    lobby = Lobby(db, cfg)
+    lobby = PeerLobby(db, cfg) if cfg.shared else Lobby(db, cfg)
     page = _page()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await lobby.open()
         if cfg.resume_on_startup:
             await lobby.resume_all()
         lobby.start_sweeping()

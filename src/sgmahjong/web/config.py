@@ -32,6 +32,9 @@ class WebConfig:
     limits: WebLimits = field(default_factory=WebLimits)
     resume_on_startup: bool = True       # load and run unfinished tables when the app starts
     send_queue: int = 4096               # messages queued for a slow socket before closing it
+    # several servers share the database (PostgreSQL): each plays the tables it holds the
+    # lease of and relays the others' sockets (sgmahjong.web.peers)
+    shared: bool = False
     # every table timer reads this clock (tests pass a ManualClock and move it by hand)
     clock: Clock = field(default_factory=MonotonicClock)
 

@@ -160,7 +160,7 @@ class Lobby:
         gone: list[str] = []
         for tid, rt in list(self.tables.items()):
             if rt.status == "waiting":
-                if now - self.since.get(tid, now) >= self.limits.waiting_expiry:
+                if now - self.since.setdefault(tid, now) >= self.limits.waiting_expiry:
                     try:
                         self.store.set_status(tid, "expired")
                     except Exception:   # the database is away: try at the next sweep
@@ -219,6 +219,9 @@ class Lobby:
             self._hold(rt)
             rt.ensure_running()
             return rt
+
+    async def open(self) -> None:
+        """Called when the app starts (a lobby shared with other servers joins them)."""
 
     async def resume_all(self) -> int:
         """Load every unfinished table (so AI seats and stand-ins play on)."""
