@@ -200,7 +200,8 @@ def start_servers(url: str, k: int, tmp: Path) -> tuple[list[subprocess.Popen[st
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "sgmahjong", "serve", "--database-url", url, "--port", "0",
              "--ai-delay", "0", "--next-hand-delay", "0", "--claim-window", "0",
-             "--turn-limit", "0", "--allow-seed", "--rate", "1000"],
+             "--turn-limit", "0", "--allow-seed", "--rate", "1000",
+             "--tables-per-client", "1000000"],
             stdout=subprocess.PIPE, stderr=open(tmp / f"server{i}.log", "a"),  # noqa: SIM115
             text=True, env={**os.environ, "SGMAHJONG_DATA_DIR": str(tmp)}))
     bases = []

@@ -63,6 +63,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                    help="another websocket origin to accept, e.g. a proxy's "
                         "https://mahjong.example (repeatable)")
+    p.add_argument("--tables-per-client", type=int, default=20, metavar="N",
+                   help="tables one client address may create in 10 minutes (default 20; "
+                        "raise it behind a proxy, where every client has its address)")
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                    help="another name this server answers to (the Host header), e.g. "
                         "mahjong.lan (repeatable); localhost, 127.0.0.1, ::1 and the "
@@ -94,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..web import WebConfig, create_app
+    from ..web.limits import WebLimits
 
     config = WebConfig(database_url=url, ai_delay=args.ai_delay,
                        rate=args.rate, burst=3 * args.rate, shared=shared,
@@ -103,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
                        next_hand_delay=args.next_hand_delay, allow_seed=args.allow_seed,
                        allowed_origins=tuple(args.allow_origin),
                        allowed_hosts=served_hosts(args.host, args.allow_host),
-                       allow_ip_hosts=args.host in WILDCARDS)
+                       allow_ip_hosts=args.host in WILDCARDS,
+                       limits=WebLimits(creates_per_client=max(1, args.tables_per_client)))
     app = create_app(config, store)
     port = sock.getsockname()[1]
     shown = "127.0.0.1" if args.host in WILDCARDS else args.host
