@@ -212,3 +212,43 @@ def test_a_claim_let_pass_is_named_with_its_cost(seed: int) -> None:
         return "ready" if n == 0 else f"{n} tile{'s' if n != 1 else ''} away from ready"
 
     assert f"it would have left you {away(want)} instead of {away(before)}" in d.sentence
+
+
+def test_a_costly_discard_carries_both_tiles_and_is_counted() -> None:
+    events, _, tile, *_ = play(11, S, bad_turn=3)
+    assert tile is not None
+    r = review_hand(events, S, "standard")
+    [d] = r.items
+    # the tiles drawn beside the sentence: South's discard, then the one Owl would throw
+    assert isinstance(d.owl, Discard) and d.tiles == (tile, d.owl.tile) and d.owl.tile != tile
+    assert r.tally == f"{r.decisions} decisions: Owl chose differently in 1, 1 of them costly."
+    owl_only = review_hand(play(11, S)[0], S, "standard")
+    assert owl_only.tally == ""
+
+
+def test_the_match_summary_counts_every_hand_and_names_the_costliest() -> None:
+    from sgmahjong.agents.review import match_summary
+
+    worse, *_ = play(11, S, bad_turn=3)
+    same, *_ = play(12, S)
+    a, b = review_hand(worse, S, "standard"), review_hand(same, S, "standard")
+    [d] = a.items
+    lines = match_summary([(0, b), (1, a)])
+    total = a.decisions + b.decisions
+    # the deal-ins, from the hands' own win events
+    dealt = [(n, e) for n, evs in ((0, same), (1, worse)) for e in evs
+             if isinstance(e, Won) and e.discarder == S]
+    said = ("You dealt in no winning tile." if not dealt else
+            "You dealt in once: " if len(dealt) == 1 else f"You dealt in {len(dealt)} times: ")
+    if dealt:
+        said += ", ".join(f"{e.tile.english} to {e.seat.name.title()} in hand {n + 1}"
+                          for n, e in dealt) + "."
+    assert lines == [
+        f"Over 2 hands you made {total} decisions; Owl would have chosen differently in 1, "
+        "a costly one.",
+        said,
+        f"The costliest, in hand 2: {d.sentence}",
+        "No costly decision in 1 hand of 2.",
+    ]
+    assert match_summary([(0, b)])[0] == (
+        f"Over 1 hand you made {b.decisions} decisions, every one as Owl would have.")

@@ -10,6 +10,7 @@ import urllib.request
 from collections import Counter
 from typing import Any
 
+from sgmahjong.agents.review import match_summary, review_record
 from sgmahjong.game.wall import KIND
 from sgmahjong.record import loads_record, replay_record
 from sgmahjong.tiles import Seat
@@ -100,6 +101,7 @@ def test_a_whole_quick_game_shows_the_engines_totals_and_the_winners_tiles(
     # the last hand's result stays until asked for the standings
     assert len(shown) == 4 and "Final standings" in shown[-1]["box"]["text"]
     standings = [li.inner_text() for li in page.get_by_test_id("standings").locator("li").all()]
+    match_review = [p.inner_text() for p in page.get_by_test_id("match-review").locator("p").all()]
     centre = page.get_by_test_id("turn").inner_text()
     log = page.evaluate("() => [...document.querySelectorAll('#log li')].map(li => li.textContent)")
     hints = page.evaluate("() => window.hintTexts")
@@ -149,6 +151,9 @@ def test_a_whole_quick_game_shows_the_engines_totals_and_the_winners_tiles(
     assert standings == [f"{names[p]}: {final[p]} point{'' if abs(final[p]) == 1 else 's'}"
                          for p in order]
     assert centre == "Match over"
+    # the summary of Ann's play, from the engine's review of the record for player 0
+    assert match_review == match_summary(
+        [(n, r) for n, (_, _, r) in enumerate(review_record(rec, 0))])
     for text in [*log, buttons_seen]:
         assert not NOTATION.search(text), text
     for text in hints:

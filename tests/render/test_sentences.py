@@ -24,7 +24,8 @@ from rich.text import Text
 
 from sgmahjong.agents import hints as engine
 from sgmahjong.agents import make_agent
-from sgmahjong.agents.review import review_hand
+from sgmahjong.agents.danger import discard_history
+from sgmahjong.agents.review import Review, match_summary, review_hand
 from sgmahjong.game import (
     Action,
     BaoIncurred,
@@ -47,6 +48,7 @@ from sgmahjong.rules import load_rules, rules_from_dict
 from sgmahjong.scoring.payments import settle_win
 from sgmahjong.tiles import Seat, Tile
 from sgmahjong.tui import hints as panel
+from sgmahjong.tui import review as review_panel
 from sgmahjong.tui import summary
 from sgmahjong.web import protocol
 from sgmahjong.web.replay import describe, hand_steps
@@ -64,7 +66,8 @@ YOU_THIRD = re.compile(r"\b[Yy]ou (pays|collects|wins|scores|is|has|does|looks)\
 TAI = re.compile(r"\btai\b", re.IGNORECASE)
 
 # payload fields that carry codes or notation for the page's own use, not sentences
-CODE_KEYS = {"tile", "action", "kind", "drawn", "context", "shape", "reason", "case", "id"}
+CODE_KEYS = {"tile", "tiles", "action", "kind", "drawn", "context", "shape", "reason", "case",
+             "id"}
 
 
 def problems(text: str, counts_tai: bool) -> list[str]:
@@ -136,13 +139,14 @@ def check_decision(said: Said, seen: Counter[str], where: str, game: Any, seat: 
     tai = game.rules.scoring.counts_tai
     on_turn = any(isinstance(a, Discard) for a in legal) or view.seat == view.turn
     seen.update(request_kind(on_turn, legal))
-    h = engine.hints(view, legal)
+    history = discard_history(game.events)
+    h = engine.hints(view, legal, history)
     said.check(f"{where} hints", hint_texts(h), tai)
     shown = plain(panel.render(h, view, legal).lines)
     said.check(f"{where} terminal panel", shown, tai)
     if Win() in legal and not shown[0].startswith("You can win now"):
         said.bad.append(f"{where}: a win is on offer and the panel starts {shown[0]!r}")
-    data = protocol.hints_json(view, legal)
+    data = protocol.hints_json(view, legal, history)
     assert data is not None
     said.check(f"{where} web hints", strings(data), tai)
     lines = data.get("lines")
@@ -163,6 +167,7 @@ def play(rules: str, seed: int, said: Said, seen: Counter[str]) -> None:
     match = Match(rules, seed, quick=rules == "garden")
     agents = [make_agent("greedy", seed * 4 + p) for p in range(4)]
     counts_tai = match.rules.scoring.counts_tai
+    reviews: list[tuple[int, Review]] = []
     while not match.state.ended and len(match.hands) < HANDS:
         game = match.start_hand()
         players = [match.state.player_at(s) for s in Seat]
@@ -189,7 +194,10 @@ def play(rules: str, seed: int, said: Said, seen: Counter[str]) -> None:
             rec, NAMES, match.state.scores)), counts_tai)
         r = review_hand(events, Seat.EAST, match.rules)
         said.check(f"{where} review", [*r.lines, *(d.sentence for d in r.items),
-                                       *(d.brief for d in r.items)], counts_tai)
+                                       *(d.brief for d in r.items), r.tally], counts_tai)
+        said.check(f"{where} web review", strings(protocol.review_json(r)), counts_tai)
+        said.check(f"{where} terminal review", plain(review_panel.review_lines(r)), counts_tai)
+        reviews.append((rec.number, r))
         names = {s: NAMES[players[s]] for s in Seat}
         said.check(f"{where} terminal hand end", plain(summary.hand_lines(
             game, names.__getitem__)), counts_tai)
@@ -197,6 +205,9 @@ def play(rules: str, seed: int, said: Said, seen: Counter[str]) -> None:
             if isinstance(e, Won):
                 said.check(f"{where} terminal win", plain(panel.win_lines(e, names.__getitem__)),
                            counts_tai)
+    said.check(f"{rules} seed {seed} match review", [
+        *match_summary(reviews),
+        *plain(review_panel.match_review_lines(dict(reviews), len(reviews)))], counts_tai)
 
 
 @cache

@@ -126,7 +126,7 @@ def test_a_broken_hint_says_so_instead_of_breaking_the_table(
         monkeypatch: pytest.MonkeyPatch) -> None:
     s = session(READY)
 
-    def boom(view: object, legal: object) -> None:
+    def boom(*args: object) -> None:
         raise ValueError("no [luck]")
 
     monkeypatch.setattr(engine, "hints", boom)

@@ -36,7 +36,16 @@ def test_table_choosing_a_kong(snap_compare: Any, table_app: Callable[..., PlayA
 
 def test_end_of_hand_breakdown(snap_compare: Any, table_app: Callable[..., PlayApp]) -> None:
     app = table_app(READY, hints=False)
-    assert snap_compare(app, press=["enter", "enter", "w"], terminal_size=SIZE)
+
+    async def win_and_review(pilot: Any) -> None:
+        await pilot.pause()
+        await pilot.press("enter", "enter", "w")
+        await pilot.pause()
+        # the review comes from a worker thread: the picture is taken once it is in
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=win_and_review, terminal_size=SIZE)
 
 
 def test_keys_dialog(snap_compare: Any, table_app: Callable[..., PlayApp]) -> None:

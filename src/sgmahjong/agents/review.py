@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     from ..record import Record
 
 __all__ = ["COSTLY", "DealIn", "Decision", "DecisionPoint", "Review", "decision_points",
-           "review_hand", "review_record"]
+           "match_summary", "review_hand", "review_record"]
 
 COSTLY = CLOSE        # a difference the Owl values below this is a matter of taste
 PASSED_WIN = 50.0     # what passing a win costs, for the ranking (five shanten)
@@ -98,6 +98,7 @@ class Decision:
     danger: tuple[str | None, str | None]
     sentence: str
     brief: str = ""             # one line for a list: the two choices and the cost
+    tiles: tuple[Tile, ...] = ()  # the tiles to draw beside the sentence (yours, Owl's)
 
     @property
     def costly(self) -> bool:
@@ -133,6 +134,15 @@ class Review:
     @property
     def costly(self) -> tuple[Decision, ...]:
         return tuple(d for d in self.items if d.costly)
+
+    @property
+    def tally(self) -> str:
+        """``"24 decisions: Owl chose differently in 5, 2 of them costly."``; empty when
+        Owl chose as the seat did everywhere (the first line says so)."""
+        if not self.items:
+            return ""
+        return (f"{count(self.decisions, 'decision')}: Owl chose differently in "
+                f"{len(self.items)}, {len(self.costly)} of them costly.")
 
 
 # ---------------------------------------------------------------- the decisions
@@ -350,7 +360,25 @@ def _weigh(p: DecisionPoint, owl_choice: Action, turn: int, owl: Owl) -> Decisio
     cost = max(0.0, cost)
     return Decision(p.index, turn, kind, mine, owl_choice, cost, shanten, useful,
                     given, danger, f"{head}: {why}.",
-                    _brief(when, mine, owl_choice, v, cost, shanten, useful, given, danger))
+                    _brief(when, mine, owl_choice, v, cost, shanten, useful, given, danger),
+                    _tiles_of(p, owl_choice))
+
+
+def _tiles_of(p: DecisionPoint, owls: Action) -> tuple[Tile, ...]:
+    """The tiles a decision is about, to draw beside its sentence: the two discards, or the
+    tile on offer (a claim, a win on a discard), or the tile drawn (a self-drawn win), or
+    the kong's."""
+    v, mine = p.view, p.chosen
+    if isinstance(mine, Discard) and isinstance(owls, Discard):
+        return (mine.tile, owls.tile)
+    if v.phase is not Phase.TURN and v.window_tile is not None:
+        return (v.window_tile,)
+    kong = next((a for a in (owls, mine) if isinstance(a, Kong)), None)
+    if kong is not None:
+        return (kong.tile,)
+    if isinstance(owls, Win) and v.last_drawn is not None:
+        return (v.last_drawn,)
+    return ()
 
 
 def _short(a: Action, v: PlayerView) -> str:
@@ -491,4 +519,44 @@ def review_record(record: Record, player: int) -> list[tuple[int, Seat, Review]]
     for hand in replay_record(record):
         seat = hand.match.seat_of(player)
         out.append((hand.number, seat, review_hand(hand.game.events, seat, record.rules)))
+    return out
+
+
+def match_summary(reviews: Sequence[tuple[int, Review]]) -> list[str]:
+    """Sentences that sum up one player's reviews over a match, ``(hand number, review)``
+    per hand played: the decisions, how many Owl would have made otherwise and how many of
+    those were costly, the deal-ins, and the costliest decision of the match.
+
+    >>> match_summary([])
+    ['No hand was reviewed.']
+    """
+    if not reviews:
+        return ["No hand was reviewed."]
+    decisions = sum(r.decisions for _, r in reviews)
+    differ = sum(len(r.items) for _, r in reviews)
+    costly = [(n, d) for n, r in reviews for d in r.costly]
+    dealt = [(n, d) for n, r in reviews for d in r.deal_ins]
+    hands = count(len(reviews), "hand")
+    made = f"Over {hands} you made {count(decisions, 'decision')}"
+    if not differ:
+        out = [f"{made}, every one as Owl would have."]
+    else:
+        out = [f"{made}; Owl would have chosen differently in {differ}, "
+               + ("none of them costly." if not costly else
+                  f"{len(costly)} of them costly." if differ > 1 else "a costly one.")]
+    if not dealt:
+        out.append("You dealt in no winning tile.")
+    else:
+        tiles = ", ".join(f"{tile_name(d.tile)} to {d.winner.name.title()} in hand {n + 1}"
+                          for n, d in dealt)
+        times = "once" if len(dealt) == 1 else f"{len(dealt)} times"
+        out.append(f"You dealt in {times}: {tiles}.")
+    if costly:
+        n, worst = max(costly, key=lambda nd: (nd[1].cost, -nd[0], -nd[1].index))
+        out.append(f"The costliest, in hand {n + 1}: {worst.sentence}")
+        clean = [k for k, r in reviews if not r.costly]
+        if clean:
+            out.append(f"No costly decision in {count(len(clean), 'hand')} of {len(reviews)}.")
+    elif differ:
+        out.append("Each difference was a matter of taste: no costly decision.")
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.markup import escape
@@ -16,6 +17,7 @@ from ..game import Game
 from ..tiles import Seat
 from .clock import Handle
 from .ladder import goal_text
+from .review import HEAD, MATCH_HEAD, match_review_lines, review_lines
 from .summary import hand_lines, standings_lines
 
 if TYPE_CHECKING:
@@ -52,6 +54,7 @@ class _Dialog(ModalScreen[None]):
         width: 90; max-width: 95%; height: auto; max-height: 90%;
         border: thick $accent; background: $surface; padding: 1 2;
     }
+    _Dialog #review, _Dialog #match-review { margin-top: 1; }
     """
 
 
@@ -83,6 +86,7 @@ class HandOverScreen(_Dialog):
         self.game = game
         self.stars = stars
         self.banker = banker
+        self.hand = len(session.hands) - 1
         self.ready = False
         self._armer: Handle | None = None
 
@@ -123,6 +127,16 @@ class HandOverScreen(_Dialog):
             # the breakdown can be taller than a small terminal: the way on stays in sight
             box.border_subtitle = f"Enter: {more}"
             yield Static(Text.from_markup("\n".join(lines)), id="breakdown")
+            yield Static(self._review_text(), id="review")
+
+    def _review_text(self) -> Text:
+        s = self.session
+        return Text.from_markup("\n".join(review_lines(s.reviews.get(self.hand),
+                                                       s.review_failed.get(self.hand))))
+
+    def show_review(self) -> None:
+        """The review is in (or failed): show it in place of the line saying it is coming."""
+        self.query_one("#review", Static).update(self._review_text())
 
     def action_close(self) -> None:
         if self.ready:
@@ -151,9 +165,25 @@ class MatchOverScreen(_Dialog):
             # the whole path, so the player can find it (and hand it to `sgmahjong replay`)
             lines.append("[dim]The game is saved as[/]")
             lines.append(escape(str(s.record_path)))
+            lines.append("[dim]Every decision of yours against Owl's, hand by hand:[/]")
+            lines.append(escape(f"sgmahjong replay {shlex.quote(str(s.record_path))} "
+                                f"--review --seat {s.HUMAN}"))
         with VerticalScroll() as box:
             box.border_subtitle = "Enter: back to the tables · Q: quit"
             yield Static(Text.from_markup("\n".join(lines)), id="standings")
+            yield Static(self._review_text(), id="match-review")
+
+    def _review_text(self) -> Text:
+        s = self.session
+        failed = [n for n in range(len(s.hands)) if n in s.review_failed]
+        if failed:
+            return Text.from_markup("\n".join(review_lines(
+                None, s.review_failed[failed[0]])).replace(HEAD, MATCH_HEAD))
+        return Text.from_markup("\n".join(match_review_lines(s.reviews, len(s.hands))))
+
+    def show_review(self) -> None:
+        """A hand's review is in: the match's summary, once every hand's is."""
+        self.query_one("#match-review", Static).update(self._review_text())
 
     def action_close(self) -> None:
         self.dismiss()

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from rich.markup import escape
 
 from ..agents import hints as engine
+from ..agents.danger import History
 from ..english import chow_name, count, tile_name
 from ..game import Action, Chow, Discard, Kong, Phase, PlayerView, Pong, Win, Won
 from ..render.labels import face
@@ -44,10 +45,14 @@ class Hint:
     suggest: Tile | None = None
 
 
-def hint_for(view: PlayerView, legal: Sequence[Action]) -> Hint:
-    """The panel for this moment: :func:`sgmahjong.agents.hints.hints`, laid out."""
+def hint_for(view: PlayerView, legal: Sequence[Action],
+             history: History | None = None) -> Hint:
+    """The panel for this moment: :func:`sgmahjong.agents.hints.hints`, laid out.
+    ``history`` is the public order of the hand's discards
+    (:func:`sgmahjong.agents.danger.discard_history`): with it the danger reading counts
+    the tiles a seat let pass since its own discard as safe against it."""
     try:
-        found = engine.hints(view, list(legal))
+        found = engine.hints(view, list(legal), history)
     except Exception as e:  # a hint must never break the table: say so in the panel
         return Hint([f"[red]No hint this time ({escape(type(e).__name__)}: "
                      f"{escape(str(e))}).[/]"])

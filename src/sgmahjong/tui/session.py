@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import SgmahjongError
 from ..game import Action, Event, Game, HandRecord, Match, PlayerView
@@ -21,6 +22,9 @@ from ..rules.loading import load_rules
 from ..rules.model import Ruleset
 from ..store.progress import data_dir
 from ..tiles import Seat, Tile
+
+if TYPE_CHECKING:
+    from ..agents.review import Review
 
 DEFAULT_OPPONENTS = ("hedgehog", "fox", "owl")
 QUICK_HANDS = 4
@@ -105,6 +109,10 @@ class Session:
         self.players = [config.player_name, *config.opponents]
         self.record_path: Path | None = None
         self.hands: list[HandRecord] = []
+        # the review of the human's play in each finished hand, by its place in ``hands``
+        # (worked out in the background; a hand whose review failed has the reason)
+        self.reviews: dict[int, Review] = {}
+        self.review_failed: dict[int, str] = {}
 
     # ------------------------------------------------------------------ the hand
 
@@ -172,6 +180,13 @@ class Session:
     def submit(self, action: Action) -> list[Event]:
         """The human's action (checked by the engine)."""
         return self.game.submit(self.human_seat, action)
+
+    def review_hand(self, events: Sequence[Event], seat: Seat) -> Review:
+        """The review of the human, sitting at ``seat``, in the hand ``events`` (slow
+        enough to belong in a worker thread; reads nothing that changes)."""
+        from ..agents.review import review_hand
+
+        return review_hand(events, seat, self.rules)
 
     def finish_hand(self) -> HandRecord:
         """Close the ended hand, move the match on and save the record."""

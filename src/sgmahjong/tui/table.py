@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -10,7 +11,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
+from textual.worker import Worker, WorkerState
 
+from ..agents.danger import discard_history
 from ..game import (
     Action,
     BonusExposed,
@@ -40,6 +43,8 @@ if TYPE_CHECKING:
     from .session import Session
 
 MAX_TILES = 14
+REVIEW_WORKER = "review-"
+"""The review of hand n is worked out by the worker named ``review-n``."""
 CLAIM_KEYS = {"win": "W", "pong": "P", "chow": "C", "kong": "K", "skip": "S"}
 
 
@@ -236,9 +241,35 @@ class TableScreen(Screen[None]):
     def end_hand(self) -> None:
         s = self.session
         game = s.game
+        seat = s.human_seat
         stars = self.play_app.award_hand_stars(game)
         record = s.finish_hand()
+        self._start_review(len(s.hands) - 1, list(game.events), seat)
         self.app.push_screen(HandOverScreen(s, game, stars, record.banker), self._after_hand)
+
+    def _start_review(self, hand: int, events: list[Event], seat: Seat) -> None:
+        """Review the player's hand in a worker thread: the dialogs show it when it is in,
+        and the table never waits for it."""
+        self.run_worker(partial(self.session.review_hand, events, seat),
+                        name=f"{REVIEW_WORKER}{hand}", group=REVIEW_WORKER, thread=True,
+                        exit_on_error=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        name = event.worker.name
+        if not name.startswith(REVIEW_WORKER):
+            return
+        hand = int(name.removeprefix(REVIEW_WORKER))
+        if event.state is WorkerState.SUCCESS:
+            self.session.reviews[hand] = event.worker.result
+        elif event.state is WorkerState.ERROR:
+            error = event.worker.error
+            self.session.review_failed[hand] = (f"{type(error).__name__}: {error}"
+                                                if error is not None else "it failed")
+        else:
+            return
+        for screen in self.app.screen_stack:
+            if isinstance(screen, (HandOverScreen, MatchOverScreen)):
+                screen.show_review()
 
     def _after_hand(self, _: object = None) -> None:
         s = self.session
@@ -408,7 +439,7 @@ class TableScreen(Screen[None]):
                 lines = [x for w in wins for x in win_lines(w, self._seat_name)]
                 hint = Hint(lines or ["[b]Drawn hand[/]: nobody won."])
             else:
-                hint = hint_for(self.session.view(), legal)
+                hint = hint_for(self.session.view(), legal, discard_history(game.events))
             self._hint_cache = (key, hint)
         return self._hint_cache[1]
 

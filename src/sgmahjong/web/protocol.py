@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..bot.wire import view_json
 from ..english import tile_name
@@ -41,6 +41,10 @@ from ..render.words import (
 )
 from ..rules.catalog import PATTERNS
 from ..tiles import Seat
+
+if TYPE_CHECKING:
+    from ..agents.danger import History
+    from ..agents.review import Review
 
 PROTOCOL = 1
 MAX_MESSAGE = 4096
@@ -216,19 +220,40 @@ WIN_KEY = "W"
 """The key the web table gives Win; the win hint names it."""
 
 
-def hints_json(v: PlayerView, legal: Sequence[Action]) -> dict[str, Any] | None:
+def review_json(r: Review) -> dict[str, Any]:
+    """The review of one seat's play in the hand just ended, for that seat alone: ``head``
+    (said when no decision was costly, else None), ``shown`` (the costliest decisions, each
+    ``{"text", "tiles"}``: the sentence and the tiles it is about, the seat's then Owl's),
+    ``deal_ins`` (each ``{"text", "tile"}``) and ``tally`` (how many decisions, how many
+    Owl would have made otherwise; empty when none). Only what the seat saw is in it: its
+    own tiles, and the table's public tiles and results."""
+    from ..agents.review import SHOWN
+
+    shown = r.costly[:SHOWN]
+    return {"seat": int(r.seat), "decisions": r.decisions, "differ": len(r.items),
+            "costly": len(r.costly), "head": None if shown else r.lines[0],
+            "shown": [{"text": d.sentence, "tiles": [t.text for t in d.tiles]}
+                      for d in shown],
+            "deal_ins": [{"text": d.sentence, "tile": d.tile.text} for d in r.deal_ins],
+            "tally": r.tally}
+
+
+def hints_json(v: PlayerView, legal: Sequence[Action],
+               history: History | None = None) -> dict[str, Any] | None:
     """The hint panel for ``v`` from :mod:`sgmahjong.agents.hints`, or None without it.
 
     ``lines`` holds every sentence to show, in order, each ``{"kind", "text"}`` (kinds:
     win, claim, discard, waits, tai, bao, danger); no text is empty. The other fields give the
     same hints one by one: ``discard.text`` is the reason after "Throw <name>: ", and
     ``win`` (None when no win is on offer) says "You can win now ...: press W."
+    ``history``, the public order of the hand's discards, lets the danger reading count
+    the tiles a seat let pass since its own discard as safe against it.
     """
     try:
         from ..agents.hints import hints
     except ImportError:  # the hints module is optional
         return None
-    h = hints(v, legal)
+    h = hints(v, legal, history)
     win = None if h.win is None else {
         "tile": None if h.win.tile is None else h.win.tile.text, "tai": h.win.tai,
         "text": h.win.sentence.removesuffix(".") + f": press {WIN_KEY}."}
@@ -267,4 +292,5 @@ def time_up_text(action: Action) -> str:
 __all__ = ["CLIENT_TYPES", "MAX_MESSAGE", "PROTOCOL", "WIN_KEY", "ClientMessage",
            "ProtocolError", "error", "event_json", "hand_summary", "hints_json",
            "parse_client", "pattern_name", "public_view_json", "redact", "request_json",
+           "review_json",
            "standings", "time_up_text"]

@@ -12,9 +12,10 @@ import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..agents import Agent, UnknownAgent, make_agent, player_names
+from ..agents.danger import discard_history
 from ..agents.evaluation import safe_default
 from ..bot.wire import hello, view_json
 from ..errors import SgmahjongError
@@ -46,9 +47,13 @@ from .protocol import (
     public_view_json,
     redact,
     request_json,
+    review_json,
     standings,
 )
 from .security import token_matches
+
+if TYPE_CHECKING:
+    from ..agents.review import Review
 
 log = logging.getLogger("sgmahjong.web")
 
@@ -115,6 +120,7 @@ class Slot:
     # re-sent (a new event number, a reconnect), so neither restarts its clock
     asked_at: float | None = None
     newcomer: bool = False       # took over an AI seat and has not connected yet
+    human_from: int = 0          # the first hand (index) a person played in this chair
 
     def stored(self) -> StoredSeat:
         return StoredSeat(self.player, self.name, self.kind, self.level, self.token_hash)
@@ -189,6 +195,9 @@ class TableRuntime:
         self.event_hand: list[int] = []        # the hand (index) of each event
         self.bankers: list[int] = []           # the banker (match player) of each hand
         self.last_summary: dict[str, Any] | None = None
+        # the review of a human's play in a hand, by (hand, player): worked out at the hand
+        # end (or when a player comes back to a table rebuilt since) and sent to them alone
+        self.reviews: dict[tuple[int, int], Review] = {}
 
     def _rebuild(self) -> None:
         """Forget the in-memory match and replay it from the database. If the log cannot
@@ -416,9 +425,16 @@ class TableRuntime:
             if msg is not None:
                 conn.send(msg)
             if self.game is None and self.last_summary is not None:
-                conn.send(self._hand_end())
+                if slot is not None and slot.kind == "human":
+                    await self._review(slot.player)
+                conn.send(self._hand_end(conn.player))
             if self.status == "finished":
-                conn.send(self._match_end())
+                if slot is not None and slot.kind == "human":
+                    # a server started since the match ended has no review kept: each
+                    # hand's is worked out again from the log
+                    for h in range(len(self.match.hands)):
+                        await self._review(slot.player, h)
+                conn.send(self._match_end(conn.player))
             self.broadcast_table()
         self.kick()
 
@@ -504,7 +520,7 @@ class TableRuntime:
             return
         seat = self.seat_of(player)
         legal = g.legal_actions(seat) if seat in g.waiting_for() else []
-        data = hints_json(g.view(seat), legal)
+        data = hints_json(g.view(seat), legal, discard_history(g.events))
         if data is None:
             conn.send(error("no-hints", "this server has no hints module"))
             return
@@ -547,6 +563,8 @@ class TableRuntime:
             slot.name, slot.kind, slot.token_hash = name, "human", token_hash
             slot.away_since = now
             if taking_over:
+                # the hands before this one were the AI's: no review of them is theirs
+                slot.human_from = len(self.match.hands) + (1 if g is not None else 0)
                 slot.level = self.options.get("standin", default_standin())
                 slot.agent = None
                 slot.ready = False
@@ -660,7 +678,7 @@ class TableRuntime:
             self._start_hand()
             return "sleep", 0
         if g.ended:
-            return self._end_hand()
+            return await self._end_hand()
         waiting = sorted(g.waiting_for())
         if not waiting:
             self._commit(g.advance())
@@ -742,16 +760,21 @@ class TableRuntime:
         self.broadcast_table()
         self._commit(list(g.events))
 
-    def _end_hand(self) -> tuple[str, float | None]:
+    async def _end_hand(self) -> tuple[str, float | None]:
         game = self.match.game
         assert game is not None
         rec = self.match.finish_hand()
         self.last_summary = self._summary(rec, game)
-        self._broadcast(self._hand_end())
+        for s in self.slots:
+            if s.kind == "human":
+                await self._review(s.player)
+        for c in self._all_conns():
+            c.send(self._hand_end(c.player))
         if self.match.state.ended:
             self.status = "finished"
             self.store.set_status(self.id, "finished")
-            self._broadcast(self._match_end())
+            for c in self._all_conns():
+                c.send(self._match_end(c.player))
             self.broadcast_table()
             return "stop", None
         self.next_hand_at = self.clock.now() + self.config.next_hand_delay
@@ -770,22 +793,55 @@ class TableRuntime:
                          "bonus": mine["bonus"]}
         return out
 
-    def _hand_end(self) -> dict[str, Any]:
+    def _hand_end(self, player: int | None = None) -> dict[str, Any]:
+        """The hand-end message for a socket: with ``player``'s review of the hand, when
+        there is one (a human's); a spectator gets none."""
         msg: dict[str, Any] = {"type": "hand-end", "hand": self.last_summary}
         stars = hand_ladder(self.options, self.match.hands[-1]) if self.match.hands else None
         if stars is not None:
             msg["ladder"] = stars
+        if player is not None:
+            review = self.reviews.get((len(self.match.hands) - 1, player))
+            if review is not None:
+                msg["review"] = review_json(review)
         return msg
 
-    def _match_end(self) -> dict[str, Any]:
+    async def _review(self, player: int, hand: int | None = None) -> None:
+        """Review ``player``'s play in the last finished hand (or hand number ``hand``), off
+        the event loop (it takes a fraction of a second); kept for the hand-end and
+        match-end messages. A failure costs the review, never the table."""
+        h = len(self.match.hands) - 1 if hand is None else hand
+        if h < self.slots[player].human_from or (h, player) in self.reviews:
+            return
+        from ..agents.review import review_hand
+
+        seat = self.seat_of(player, h)
+        events = list(self.match.hands[h].events)
+        try:
+            r = await asyncio.to_thread(review_hand, events, seat, self.rules)
+        except Exception:
+            log.exception("table %s: the review of player %d failed", self.id, player)
+            return
+        self.reviews[(h, player)] = r
+
+    def _match_end(self, player: int | None = None) -> dict[str, Any]:
+        """The match-end message for a socket: with ``player``'s review of the match (the
+        hands reviewed for them as they ended), when there is one."""
         scores = self.match.state.scores
-        msg = {"type": "match-end", "scores": list(scores),
-               "standings": standings(self.names, scores),
-               "record": f"/api/tables/{self.id}/record",
-               "replay": f"/t/{self.id}/replay"}
+        msg: dict[str, Any] = {"type": "match-end", "scores": list(scores),
+                               "standings": standings(self.names, scores),
+                               "record": f"/api/tables/{self.id}/record",
+                               "replay": f"/t/{self.id}/replay"}
         stars = match_ladder(self.options, self.match)
         if stars is not None:
             msg["ladder"] = stars
+        if player is not None:
+            mine = [(h, r) for (h, p), r in sorted(self.reviews.items()) if p == player]
+            if mine:
+                from ..agents.review import match_summary
+
+                msg["review"] = {"hands": [h for h, _ in mine],
+                                 "lines": match_summary(mine)}
         return msg
 
 

@@ -306,7 +306,7 @@
         render(); SOUNDS.turn(); break;
       case "ack": S.request = null; render(); break;
       case "hints": S.hints = msg.hints; renderHints(); render(); break;
-      case "hand-end": S.hints = null; renderHints(); handEnd(msg.hand, msg.ladder); break;
+      case "hand-end": S.hints = null; S.review = msg.review || null; renderHints(); handEnd(msg.hand, msg.ladder, S.review); break;
       case "match-end": matchEnd(msg); break;
       case "error": status(msg.message); break;
       case "notice": status(msg.message); break;
@@ -614,9 +614,30 @@
     if (w.hand.bonus) row.append(el("div", { class: "bonus", "data-testid": "winning-bonus" }, parseTiles(w.hand.bonus).map(tileSvg)));
     return row;
   }
-  function handEnd(h, ladder) {
+  // The review of your play in the hand, sent to you alone: its sentences are the
+  // server's, each explained decision with its tiles drawn (yours, then Owl's).
+  function reviewPanel(r) {
+    if (!r) return null;
+    const kids = [el("h3", {}, "What could you have done better?")];
+    if (r.head) kids.push(el("p", { "data-testid": "review-head" }, r.head));
+    if (r.shown.length) {
+      kids.push(el("ol", {}, r.shown.map((d) => el("li", { "data-testid": "review-item" },
+        el("span", { class: "tiles review-tiles" }, d.tiles.flatMap((t, i) =>
+          (i ? [el("span", { class: "review-arrow", title: "Owl's choice" }, "→"), tileSvg(t)] : [tileSvg(t)]))), " ",
+        el("span", { class: "review-text" }, d.text)))));
+    }
+    if (r.deal_ins.length) {
+      kids.push(el("ul", {}, r.deal_ins.map((d) => el("li", { "data-testid": "review-deal-in" },
+        el("span", { class: "tiles review-tiles" }, tileSvg(d.tile)), " ",
+        el("span", { class: "review-text" }, d.text)))));
+    }
+    if (r.tally) kids.push(el("p", { class: "review-tally", "data-testid": "review-tally" }, r.tally));
+    return el("section", { class: "review", "data-testid": "review", "data-seat": r.seat }, ...kids);
+  }
+  function handEnd(h, ladder, review) {
     const kids = handResult(h, playerName, `Hand ${h.number + 1}: `);
     kids.push(scoreTable(S.table.seats.map((s) => s.name), h.scores, h.deltas, "scores"));
+    kids.push(reviewPanel(review));
     kids.push(ladderNote(ladder));
     kids.push(el("button", { type: "button", class: "primary", "data-testid": "next-hand", onclick: () => {
       if (S.matchEnd) { showMatchEnd(S.matchEnd); return; }
@@ -645,6 +666,9 @@
     overlay(el("h2", { "data-testid": "match-end" }, "Final standings"),
       el("ol", { "data-testid": "standings" }, m.standings.map((s) => el("li", { "data-player": s.player }, `${s.name}: ${points(s.score)}`))),
       ladderNote(m.ladder),
+      m.review ? el("section", { class: "review", "data-testid": "match-review" },
+        el("h3", {}, "Your play this match, against Owl"),
+        m.review.lines.map((t) => el("p", {}, t))) : null,
       el("p", {}, el("a", { href: m.replay || `/t/${S.tableId}/replay`, "data-testid": "watch-replay" }, "Watch the replay")),
       el("p", {}, el("a", { href: m.record, download: "", "data-testid": "download-record" }, "Download the match record (JSON Lines)")),
       el("p", {}, el("a", { href: "/" }, "Set up another table")));
