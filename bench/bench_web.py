@@ -46,6 +46,7 @@ from sqlalchemy.pool import NullPool
 
 from sgmahjong.store.db import TableStore, database_url
 from sgmahjong.web import WebConfig, create_app
+from sgmahjong.web.limits import WebLimits
 
 
 def free_port() -> int:
@@ -199,7 +200,8 @@ def start_servers(url: str, k: int, tmp: Path) -> tuple[list[subprocess.Popen[st
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "sgmahjong", "serve", "--database-url", url, "--port", "0",
              "--ai-delay", "0", "--next-hand-delay", "0", "--claim-window", "0",
-             "--turn-limit", "0", "--allow-seed", "--rate", "1000"],
+             "--turn-limit", "0", "--allow-seed", "--rate", "1000",
+             "--tables-per-client", "1000000"],
             stdout=subprocess.PIPE, stderr=open(tmp / f"server{i}.log", "a"),  # noqa: SIM115
             text=True, env={**os.environ, "SGMAHJONG_DATA_DIR": str(tmp)}))
     bases = []
@@ -307,7 +309,9 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="sgmj-bench-"))
     store = TableStore(f"sqlite:///{tmp / 'bench.sqlite3'}")
     cfg = WebConfig(ai_delay=0.0, next_hand_delay=0.0, allow_seed=True, rate=1000, burst=1000,
-                    resume_on_startup=False, max_tables=100_000)
+                    resume_on_startup=False,
+                    limits=WebLimits(max_tables=100_000, max_waiting=100_000,
+                                     creates_per_client=10**9))
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(cfg, store), host="127.0.0.1",
                                            port=port, log_level="warning", lifespan="on"))

@@ -167,13 +167,28 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):   # 1e400: no JSON encoder writes it back
+        raise ValueError(f"the number {text[:20]} is too large")
+    return value
+
+
 def parse_json(text: str, what: str, limit: int | None = None) -> Any:
-    """Strict JSON (no NaN or Infinity), nested at most :data:`MAX_DEPTH` deep, integers of
-    at most :data:`MAX_INT_DIGITS` digits; ``limit`` caps the size first."""
+    """Strict JSON (no NaN or Infinity, written or by overflow as in ``1e400``), nested at
+    most :data:`MAX_DEPTH` deep, integers of at most :data:`MAX_INT_DIGITS` digits;
+    ``limit`` caps the size first.
+
+    >>> parse_json("[1e400]", "stdin")
+    Traceback (most recent call last):
+        ...
+    sgmahjong.inputs.InputError: stdin is not valid JSON: the number 1e400 is too large
+    """
     if limit is not None:
         check_size(text, limit, what)
     try:
-        data = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+        data = json.loads(text, parse_int=_bounded_int, parse_float=_finite_float,
+                          parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise InputError(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} "
                          f"column {exc.colno}") from None

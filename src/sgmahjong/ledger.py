@@ -408,7 +408,7 @@ def _clean_entry(entry: Mapping[str, Any], led: Ledger) -> dict[str, Any]:
     allowed = {"win": ("type", "winner", "from", "tai", "liable", "thirteen_wonders", "hand",
                        "instant", "kong"),
                "drawn": ("type", "kong", "instant")}
-    if kind not in allowed:
+    if not isinstance(kind, str) or kind not in allowed:
         raise LedgerError("field 'type' must be \"win\" or \"drawn\"")
     unknown = [k for k in entry if k not in allowed[kind]]
     if unknown:

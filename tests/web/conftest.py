@@ -27,7 +27,9 @@ def fast_config(**kw: Any) -> WebConfig:
                             "allow_seed": True, "resume_on_startup": False,
                             "rate": 1000.0, "burst": 1000.0,
                             # no clocks unless a test asks: slow CI must not auto-play
-                            "claim_window": 0.0, "turn_limit": 0.0}
+                            "claim_window": 0.0, "turn_limit": 0.0,
+                            # the name TestClient sends as Host
+                            "allowed_hosts": ("testserver", "localhost", "127.0.0.1")}
     base.update(kw)
     return WebConfig(**base)
 

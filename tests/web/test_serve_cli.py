@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -53,6 +54,36 @@ def test_it_prints_the_address_it_really_listens_on(tmp_path: Path) -> None:
             assert r.status == 200
         # the database was created on first run, in the data folder
         assert (tmp_path / "data" / "web.sqlite3").exists()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_allow_host_names_are_served_and_others_refused(tmp_path: Path) -> None:
+    env = dict(os.environ, SGMAHJONG_DATA_DIR=str(tmp_path / "data"))
+    proc = subprocess.Popen([sys.executable, "-m", "sgmahjong", "serve", "--port", "0",
+                             "--allow-host", "mahjong.lan", "--allow-host", "Box.Local"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        url = proc.stdout.readline().split(" at ", 1)[1].split()[0] + "api/options"
+        port = url.split(":")[2].split("/")[0]
+
+        def status(host: str) -> tuple[int, str]:
+            req = urllib.request.Request(url, headers={"Host": host})
+            try:
+                with urllib.request.urlopen(req, timeout=10) as r:
+                    return r.status, ""
+            except urllib.error.HTTPError as exc:
+                return exc.code, exc.read().decode()
+
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", "mahjong.lan",
+                     f"box.local:{port}"):
+            assert status(host)[0] == 200, host
+        code, body = status("evil.example")
+        assert code == 400 and "bad-host" in body and "--allow-host evil.example" in body
+        # listening on 127.0.0.1 only: an IP address other than the local ones is refused
+        assert status("192.168.1.20")[0] == 400
     finally:
         proc.terminate()
         proc.wait(10)

@@ -128,6 +128,11 @@ def _clear_patterns() -> None:
     _HON.clear()
 
 
+def patterns_met() -> int:
+    """How many group patterns the lookup dicts hold (what :func:`clear_caches` forgets)."""
+    return len(_LOW) + len(_HIGH) + len(_HON)
+
+
 def clear_caches(tables: bool = False) -> None:
     """Forget the group patterns met so far (results do not change; for measuring the cost
     of meeting them the first time). ``tables=True`` also drops the loaded tables: the

@@ -10,6 +10,8 @@ import socket
 from ..errors import SgmahjongError
 from .terminal import HelpFormatter
 
+WILDCARDS = ("0.0.0.0", "::", "")
+
 EPILOG = """\
 examples:
   sgmahjong serve                                  http://127.0.0.1:8000
@@ -61,6 +63,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                    help="another websocket origin to accept, e.g. a proxy's "
                         "https://mahjong.example (repeatable)")
+    p.add_argument("--tables-per-client", type=int, default=20, metavar="N",
+                   help="tables one client address may create in 10 minutes (default 20; "
+                        "raise it behind a proxy, where every client has its address)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="another name this server answers to (the Host header), e.g. "
+                        "mahjong.lan (repeatable); localhost, 127.0.0.1, ::1 and the "
+                        "--host name always are, and any IP address when serving on "
+                        "0.0.0.0; other names are refused, which stops DNS rebinding")
     p.set_defaults(func=run)
 
 
@@ -87,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..web import WebConfig, create_app
+    from ..web.limits import WebLimits
 
     config = WebConfig(database_url=url, ai_delay=args.ai_delay,
                        rate=args.rate, burst=3 * args.rate, shared=shared,
@@ -94,10 +105,13 @@ def run(args: argparse.Namespace) -> int:
                        claim_window=max(0.0, args.claim_window),
                        turn_limit=max(0.0, args.turn_limit),
                        next_hand_delay=args.next_hand_delay, allow_seed=args.allow_seed,
-                       allowed_origins=tuple(args.allow_origin))
+                       allowed_origins=tuple(args.allow_origin),
+                       allowed_hosts=served_hosts(args.host, args.allow_host),
+                       allow_ip_hosts=args.host in WILDCARDS,
+                       limits=WebLimits(creates_per_client=max(1, args.tables_per_client)))
     app = create_app(config, store)
     port = sock.getsockname()[1]
-    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    shown = "127.0.0.1" if args.host in WILDCARDS else args.host
     if ":" in shown:
         shown = f"[{shown}]"
     print(f"sgmahjong: the web table is at http://{shown}:{port}/ (Ctrl-C stops it)")
@@ -110,6 +124,25 @@ def run(args: argparse.Namespace) -> int:
         store.close()
         lock.release()
     return 0
+
+
+def served_hosts(host: str, extra: list[str]) -> tuple[str, ...]:
+    """The names the server answers to: the local ones, the one it listens on (unless it
+    listens on every address) and the ``--allow-host`` names.
+
+    >>> served_hosts("0.0.0.0", ["mahjong.lan"])
+    ('localhost', '127.0.0.1', '::1', 'mahjong.lan')
+    >>> served_hosts("box.local", [])
+    ('localhost', '127.0.0.1', '::1', 'box.local')
+    """
+    from ..web.config import LOCAL_HOSTS
+
+    names = list(LOCAL_HOSTS)
+    for name in ([] if host in WILDCARDS else [host]) + list(extra):
+        name = name.strip().strip("[]").lower()
+        if name and name not in names:
+            names.append(name)
+    return tuple(names)
 
 
 def port_number(text: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from html import escape
 from importlib import resources
@@ -22,22 +23,32 @@ from ..render.svg import sprite_sheet
 from ..rules.loading import PRESETS
 from ..store.db import TableStore
 from .config import WebConfig
+from .guard import Guard
 from .ladder import ladder_json
 from .learn import router as learn_router
 from .lobby import Lobby, TableOptions, default_ai
 from .peers import PeerLobby
-from .protocol import MAX_MESSAGE, PROTOCOL, ProtocolError, error, parse_client
+from .protocol import (
+    MAX_MESSAGE,
+    PROTOCOL,
+    ClientMessage,
+    ProtocolError,
+    error,
+    parse_client,
+)
 from .replay import replay_index, table_replay
 from .runtime import TableError, TableRuntime, level_names
 from .scorekeeper import router as scorekeeper_router
 from .security import RateLimit, origin_allowed
+
+log = logging.getLogger("sgmahjong.web")
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; "
        "base-uri 'none'; form-action 'self'")
 STATUS = {"full": 409, "started": 409, "not-creator": 403, "not-finished": 409,
           "busy": 503, "no-seed": 403, "mid-hand": 409, "finished": 409, "seat-taken": 409,
-          "solo": 409}
+          "solo": 409, "too-many-tables": 429, "expired": 410}
 
 
 class CreateBody(BaseModel):
@@ -109,6 +120,47 @@ async def _receive(ws: WebSocket) -> str | bytes | None:
     return text if text is not None else msg.get("bytes") or b""
 
 
+def _parse(raw: str | bytes, conn: WSConn) -> ClientMessage | None:
+    """A client frame checked, or None after an ``error`` telling the client why not: any
+    frame that cannot be read is answered, and the socket stays open."""
+    try:
+        return parse_client(raw)
+    except ProtocolError as exc:
+        conn.send(error(exc.code, str(exc)))
+    except Exception:   # a parser fault must not close the socket without a word
+        log.exception("a client frame could not be checked")
+        conn.send(error("malformed", "the message could not be read"))
+    return None
+
+
+async def _hello(ws: WebSocket, conn: WSConn, cfg: WebConfig) -> ClientMessage | int | None:
+    """Wait for the socket's hello: frames before it that are not one get an ``error`` and
+    the client may try again, until ``hello_timeout``. Returns the hello, None if the
+    client left, or the close code."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + cfg.hello_timeout
+    limit = RateLimit(cfg.rate, cfg.burst)
+    while True:
+        try:
+            raw = await asyncio.wait_for(_receive(ws), max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            conn.send(error("no-hello", "say hello first"))
+            return 4408
+        if raw is None:
+            return None
+        if not limit.allow():
+            if limit.refused > cfg.max_refusals:
+                return 1008
+            conn.send(error("rate-limited", "too many messages: slow down"))
+            continue
+        msg = _parse(raw, conn)
+        if msg is None:
+            continue
+        if msg.type == "hello":
+            return msg
+        conn.send(error("no-hello", "the first message must be a hello"))
+
+
 def _page() -> str:
     html = resources.files("sgmahjong.web").joinpath("static/index.html").read_text("utf-8")
     return html.replace("<!--SPRITES-->", sprite_sheet())
@@ -161,6 +213,7 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
         await lobby.open()
         if cfg.resume_on_startup:
             await lobby.resume_all()
+        lobby.start_sweeping()
         yield
         await lobby.close()
         if own_store:
@@ -190,6 +243,9 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
         response.headers["X-Frame-Options"] = "DENY"
         return response
 
+    # added last, so it runs first: a foreign Host or a bad body never reaches a route
+    app.add_middleware(Guard, config=cfg)
+
     async def table_or_404(table_id: str) -> TableRuntime:
         rt = await lobby.get(table_id)
         if rt is None:
@@ -197,8 +253,10 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
         return rt
 
     def refuse(exc: TableError) -> JSONResponse:
+        wait = getattr(exc, "retry_after", None)
         return JSONResponse({"error": exc.code, "message": str(exc)},
-                            status_code=STATUS.get(exc.code, 400))
+                            status_code=STATUS.get(exc.code, 400),
+                            headers=None if wait is None else {"Retry-After": str(wait)})
 
     @app.get("/", response_class=HTMLResponse)
     async def index() -> HTMLResponse:
@@ -235,11 +293,12 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
 
     @app.post("/api/tables", status_code=201, response_model=None)
     async def create(body: CreateBody, request: Request) -> dict[str, Any] | JSONResponse:
+        client = request.client.host if request.client is not None else "unknown"
         try:
             rt, token = await lobby.create(TableOptions(body.name, body.rules, body.quick,
                                                         None if body.ai is None else
                                                         list(body.ai), body.hints, body.seed,
-                                                        ladder=body.ladder))
+                                                        ladder=body.ladder), client)
         except TableError as exc:
             return refuse(exc)
         return {"table_id": rt.id, "player": 0, "token": token,
@@ -316,24 +375,12 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
         code = 1000
         gone = False
         try:
-            try:
-                raw = await asyncio.wait_for(_receive(ws), cfg.hello_timeout)
-            except TimeoutError:
-                conn.send(error("no-hello", "say hello first"))
-                code = 4408
-                return
-            if raw is None:
+            first = await _hello(ws, conn, cfg)
+            if first is None:
                 gone = True
                 return
-            try:
-                first = parse_client(raw)
-            except ProtocolError as exc:
-                conn.send(error(exc.code, str(exc)))
-                code = 4400
-                return
-            if first.type != "hello":
-                conn.send(error("no-hello", "the first message must be a hello"))
-                code = 4400
+            if isinstance(first, int):
+                code = first
                 return
             if first.token is not None:
                 conn.player = rt.player_for(first.token)
@@ -359,12 +406,9 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
                         break
                     conn.send(error("rate-limited", "too many messages: slow down"))
                     continue
-                try:
-                    msg = parse_client(raw)
-                except ProtocolError as exc:
-                    conn.send(error(exc.code, str(exc)))
-                    continue
-                await rt.handle(conn, msg)
+                msg = _parse(raw, conn)
+                if msg is not None:
+                    await rt.handle(conn, msg)
         finally:
             if attached:
                 await rt.detach(conn)

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .clock import Clock, MonotonicClock
+from .limits import WebLimits
+
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 
 
 @dataclass
@@ -21,9 +24,12 @@ class WebConfig:
     burst: float = 30.0                  # ... and at once
     max_refusals: int = 200              # rate-limited messages before the socket is closed
     hello_timeout: float = 10.0          # a socket must say hello within this
-    max_tables: int = 1000               # live tables held in memory
     allow_seed: bool = False             # let a table's creator choose the deal (tests)
     allowed_origins: tuple[str, ...] = ()   # extra websocket origins (a proxy's address)
+    # names the Host header may carry (DNS rebinding: a foreign name is refused)
+    allowed_hosts: tuple[str, ...] = LOCAL_HOSTS
+    allow_ip_hosts: bool = False         # any IP address as Host (serving on 0.0.0.0)
+    limits: WebLimits = field(default_factory=WebLimits)
     resume_on_startup: bool = True       # load and run unfinished tables when the app starts
     send_queue: int = 4096               # messages queued for a slow socket before closing it
     # several servers share the database (PostgreSQL): each plays the tables it holds the
@@ -33,4 +39,4 @@ class WebConfig:
     clock: Clock = field(default_factory=MonotonicClock)
 
 
-__all__ = ["WebConfig"]
+__all__ = ["LOCAL_HOSTS", "WebConfig"]

@@ -165,7 +165,8 @@ def router(store: TableStore, page: Callable[[str], str]) -> APIRouter:
 
 def _whole(text: str, what: str) -> int:
     """A whole number from the URL (FastAPI's own 422 would not say it in words)."""
-    if not text.isdigit() or len(text) > 9:
+    # isdigit alone takes "²" and other digits int() refuses
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
         raise BadInput(f"the {what} must be a whole number 0 or more, not {text[:20]!r}")
     return int(text)
 

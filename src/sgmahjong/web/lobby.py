@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+import logging
+import math
 import secrets
 from dataclasses import dataclass
 
@@ -13,8 +16,12 @@ from ..store.db import StoredSeat, StoredTable, TableStore
 from ..store.ladder import TABLES
 from .config import WebConfig
 from .ladder import bad_rung, find_rung
+from .limits import CreateWindow
+from .memory import bound_ai_caches, release_memory
 from .runtime import TableError, TableRuntime, default_standin, level_names, make_ai
 from .security import clean_name, hash_token, new_table_id, new_token
+
+log = logging.getLogger("sgmahjong.web")
 
 QUICK_HANDS = 4
 DEFAULT_AI = ("hedgehog", "fox", "owl")
@@ -60,11 +67,19 @@ class Lobby:
     def __init__(self, store: TableStore, config: WebConfig) -> None:
         self.store = store
         self.config = config
+        self.limits = config.limits
+        self.clock = config.clock
         self.tables: dict[str, TableRuntime] = {}
         self._loading = asyncio.Lock()
+        self.creates = CreateWindow(self.limits)
+        self.since: dict[str, float] = {}    # clock time each table was created or loaded
+        self.idle: dict[str, float] = {}     # clock time a finished table was first unwatched
+        self._sweeper: asyncio.Task[None] | None = None
 
-    async def create(self, opts: TableOptions) -> tuple[TableRuntime, str]:
-        """A new table with the creator in seat 0; returns it and the creator's token."""
+    async def create(self, opts: TableOptions,
+                     client: str = "local") -> tuple[TableRuntime, str]:
+        """A new table with the creator in seat 0; returns it and the creator's token.
+        ``client`` (the creator's address) is held to ``limits.creates_per_client``."""
         if opts.ladder is not None:
             rung = find_rung(opts.ladder)
             if rung is None:
@@ -85,6 +100,14 @@ class Lobby:
         if opts.seed is not None and not 0 <= opts.seed < 2**64:
             raise TableError("bad-seed", "a seed is an integer 0 to 2^64-1")
         self._make_room()
+        wait = self.creates.wait(client, self.clock.now())
+        if wait > 0:
+            exc = TableError("too-many-tables", f"you have created "
+                             f"{self.limits.creates_per_client} tables in the last "
+                             f"{_span(self.limits.create_window)}: try again in "
+                             f"{_span(wait)}")
+            exc.retry_after = math.ceil(wait)   # type: ignore[attr-defined]
+            raise exc
         rules = load_rules(opts.rules)
         if opts.quick:
             rules = quick_rules(rules)
@@ -99,18 +122,77 @@ class Lobby:
         self.store.create_table(row, seats)
         row.seats = seats
         rt = TableRuntime(self.store, self.config, row)
-        self.tables[row.id] = rt
+        self._hold(rt)
         return rt, token
 
+    def _hold(self, rt: TableRuntime) -> None:
+        self.tables[rt.id] = rt
+        self.since[rt.id] = self.clock.now()
+
+    def _drop(self, table_id: str) -> None:
+        self.tables.pop(table_id, None)
+        self.since.pop(table_id, None)
+        self.idle.pop(table_id, None)
+
     def _make_room(self) -> None:
-        if len(self.tables) < self.config.max_tables:
+        self.sweep()
+        waiting = sum(1 for rt in self.tables.values() if rt.status == "waiting")
+        if waiting >= self.limits.max_waiting:
+            raise TableError("busy", "too many tables are waiting for players to start; "
+                                     "try again in a few minutes")
+        if len(self.tables) < self.limits.max_tables:
             return
-        for tid, rt in list(self.tables.items()):
-            if rt.status == "finished" and not rt.spectators and not any(
-                    s.conns for s in rt.slots):
-                del self.tables[tid]
-        if len(self.tables) >= self.config.max_tables:
+        dropped = [tid for tid, rt in self.tables.items()
+                   if rt.status == "finished" and not _watched(rt)]
+        for tid in dropped:
+            self._drop(tid)
+        if dropped:
+            release_memory()
+        if len(self.tables) >= self.limits.max_tables:
             raise TableError("busy", "the server has too many tables open; try later")
+
+    def sweep(self) -> int:
+        """Close the tables never started within ``limits.waiting_expiry`` (stored as
+        ``expired``: their link then finds no table) and let go of finished tables nobody
+        has watched for ``limits.finished_idle`` (they stay stored and load again when
+        opened). Returns how many tables left memory."""
+        now = self.clock.now()
+        gone: list[str] = []
+        for tid, rt in list(self.tables.items()):
+            if rt.status == "waiting":
+                if now - self.since.setdefault(tid, now) >= self.limits.waiting_expiry:
+                    try:
+                        self.store.set_status(tid, "expired")
+                    except Exception:   # the database is away: try at the next sweep
+                        log.exception("table %s: could not be marked expired", tid)
+                        continue
+                    rt.status = "expired"
+                    rt.broadcast_table()
+                    gone.append(tid)
+            elif rt.status == "finished":
+                if _watched(rt):
+                    self.idle.pop(tid, None)
+                elif now - self.idle.setdefault(tid, now) >= self.limits.finished_idle:
+                    gone.append(tid)
+        for tid in gone:
+            self._drop(tid)
+        if bound_ai_caches(self.limits.ai_cache_entries, self.limits.shanten_patterns) or gone:
+            release_memory()
+        return len(gone)
+
+    def start_sweeping(self) -> None:
+        """Sweep every ``limits.sweep_every`` seconds of the table clock."""
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever(),
+                                                                   name="lobby-sweeper")
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await self.clock.sleep(self.limits.sweep_every)
+            try:
+                self.sweep()
+            except Exception:
+                log.exception("the lobby sweep failed")
 
     async def join(self, rt: TableRuntime, name: str,
                    player: int | None = None) -> tuple[int, str]:
@@ -131,10 +213,10 @@ class Lobby:
             if rt is not None:
                 return rt
             row = self.store.load_table(table_id)
-            if row is None:
+            if row is None or row.status not in ("waiting", "playing", "finished"):
                 return None
             rt = TableRuntime(self.store, self.config, row, self.store.load_events(table_id))
-            self.tables[table_id] = rt
+            self._hold(rt)
             rt.ensure_running()
             return rt
 
@@ -149,8 +231,26 @@ class Lobby:
         return len(ids)
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeper
         for rt in list(self.tables.values()):
             await rt.close()
+
+
+def _watched(rt: TableRuntime) -> bool:
+    """Whether any socket (player or spectator) is open on the table."""
+    return bool(rt.spectators) or any(s.conns for s in rt.slots)
+
+
+def _span(seconds: float) -> str:
+    """A wait in words: ``40 seconds``, ``1 minute``, ``10 minutes``."""
+    if seconds < 90:
+        n = max(1, math.ceil(seconds))
+        return f"{n} second{'s' if n != 1 else ''}"
+    n = round(seconds / 60)
+    return f"{n} minute{'s' if n != 1 else ''}"
 
 
 __all__ = ["Lobby", "TableOptions", "default_ai", "quick_rules"]

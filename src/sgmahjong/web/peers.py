@@ -264,8 +264,9 @@ class PeerLobby(Lobby):
 
     # ------------------------------------------------------------ tables
 
-    async def create(self, opts: TableOptions) -> tuple[TableRuntime, str]:
-        rt, token = await super().create(opts)
+    async def create(self, opts: TableOptions,
+                     client: str = "local") -> tuple[TableRuntime, str]:
+        rt, token = await super().create(opts, client)
         epoch = self.leases.claim(rt.id, self.peer)
         if epoch is None:         # cannot happen: nobody knew the table yet
             self.tables.pop(rt.id, None)
@@ -298,6 +299,12 @@ class PeerLobby(Lobby):
                 if epoch is not None:
                     return self._own(row, epoch)
             return RemoteTable(self, row)  # type: ignore[return-value]
+
+    def _drop(self, table_id: str) -> None:
+        # a table let go (finished and idle, or expired) is no longer played here: its
+        # lease is not renewed and its inbox not read
+        super()._drop(table_id)
+        self.epochs.pop(table_id, None)
 
     @staticmethod
     def _rid_base(epoch: int) -> int:

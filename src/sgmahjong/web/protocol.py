@@ -8,7 +8,6 @@ from the engine, redaction from :func:`sgmahjong.record.redact_for`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -30,6 +29,7 @@ from ..game import (
     Won,
     view,
 )
+from ..inputs import InputError, decode, parse_json
 from ..record import redact_for
 from ..render.words import (
     bao_text,
@@ -90,9 +90,10 @@ def parse_client(text: str | bytes) -> ClientMessage:
         raise ProtocolError("too-large", f"message of {size} bytes: the limit is "
                                          f"{MAX_MESSAGE}")
     try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
-        raise ProtocolError("malformed", "not JSON") from None
+        body = decode(text, "the message") if isinstance(text, bytes) else text
+        data = parse_json(body, "the message")
+    except InputError as exc:
+        raise ProtocolError("malformed", str(exc)) from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ProtocolError("malformed", "a message is a JSON object with a \"type\"")
     kind = data["type"]

@@ -588,6 +588,9 @@ class TableRuntime:
     def _start(self, player: int) -> None:
         if player != 0:
             raise TableError("not-creator", "only the table's creator can start the game")
+        if self.status == "expired":
+            raise TableError("expired", "this table was not started in time and has "
+                                        "closed: set up a new one")
         if self.status != "waiting":
             raise TableError("started", "the game has already started")
         levels = list(self.options.get("ai", []))

@@ -9,8 +9,6 @@ payment line, the winner's instant payouts).
 
 from __future__ import annotations
 
-import json
-import tomllib
 from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
@@ -21,6 +19,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from ..errors import SgmahjongError
 from ..game.payouts import bonus_payouts, kong_payout
 from ..game.wall import KIND
+from ..inputs import MAX_REQUEST_BYTES, InputError, decode, parse_json, parse_toml
 from ..render.svg import sprite_sheet
 from ..rules.loading import PRESETS, load_rules, rules_from_dict
 from ..rules.model import Ruleset
@@ -28,7 +27,7 @@ from ..scoring.request import RequestError, ScoredWin, answer, score_win
 from ..store.db import TableStore
 from ..tiles import Seat, Tile
 
-MAX_BODY = 64 * 1024
+MAX_BODY = MAX_REQUEST_BYTES
 """The largest request body read (a hand is a few hundred bytes)."""
 MAX_HOUSE_RULES = 16 * 1024
 """The largest house-rule file accepted (the presets are 2-3 KB)."""
@@ -50,21 +49,22 @@ def refuse(exc: SgmahjongError) -> JSONResponse:
 
 
 async def read_json(request: Request) -> Any:
-    """The request body as JSON, refusing an oversized or malformed one by name."""
+    """The request body as JSON, refusing an oversized or malformed one by name (the
+    app's guard has already checked both; this holds for the router on its own too)."""
     size = request.headers.get("content-length")
-    if size is not None and size.isdigit() and int(size) > MAX_BODY:
+    if size is not None and size.isascii() and size.isdigit() and int(size) > MAX_BODY:
         raise BadInput(f"the request body is too large: at most {MAX_BODY} bytes", 413)
-    body = b""
+    chunks: list[bytes] = []
+    total = 0
     async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
+        total += len(chunk)
+        if total > MAX_BODY:
             raise BadInput(f"the request body is too large: at most {MAX_BODY} bytes", 413)
+        chunks.append(chunk)
     try:
-        return json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        where = (f" at line {exc.lineno} column {exc.colno}"
-                 if isinstance(exc, json.JSONDecodeError) else "")
-        raise BadInput(f"the request body is not valid JSON{where}") from None
+        return parse_json(decode(b"".join(chunks), "the request body"), "the request body")
+    except InputError as exc:
+        raise BadInput(str(exc)) from None
 
 
 def house_rules(text: Any, name: str = "house rules") -> Ruleset:
@@ -76,9 +76,9 @@ def house_rules(text: Any, name: str = "house rules") -> Ruleset:
         raise BadInput(f"field 'house_rules' is too large: at most {MAX_HOUSE_RULES} bytes",
                        413)
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BadInput(f"field 'house_rules' is not valid TOML: {exc}") from None
+        data = parse_toml(text, "field 'house_rules'")
+    except InputError as exc:
+        raise BadInput(str(exc)) from None
     data.setdefault("extends", "standard")
     data.setdefault("name", name)
     try:

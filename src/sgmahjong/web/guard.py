@@ -1,0 +1,167 @@
+"""The server's front door, before any route: the Host header must name this server, and an
+HTTP body must be small JSON (size checked before it is read whole, then parsed by
+:mod:`sgmahjong.inputs`, which cannot overflow the stack or build giant numbers).
+
+A page on a foreign name that resolves to this machine (DNS rebinding) carries that name
+in its Host header and an Origin of the same name, so the websocket's Origin check alone
+would pass it: the Host allowlist is what refuses it.
+
+>>> host_name("127.0.0.1:8000"), host_name("[::1]:8000"), host_name("Example.COM.")
+('127.0.0.1', '::1', 'example.com')
+>>> allowed = frozenset({"localhost", "127.0.0.1", "::1"})
+>>> host_allowed("localhost:8000", allowed, False), host_allowed("evil.example", allowed, False)
+(True, False)
+>>> host_allowed("192.168.1.20:8000", allowed, True), host_allowed("evil.example", allowed, True)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..inputs import InputError, decode, parse_json
+from .config import WebConfig
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+WITH_BODY = ("POST", "PUT", "PATCH", "DELETE")
+
+
+def host_name(host: str) -> str:
+    """The name in a Host header, without port, brackets or a final dot, in lower case."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    if host.count(":") == 1:
+        host = host.split(":", 1)[0]
+    return host.rstrip(".")
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def host_allowed(host: str | None, allowed: frozenset[str], any_ip: bool) -> bool:
+    """Whether a request's Host header names this server: a listed name, or (``any_ip``,
+    serving on every address) any IP address, which no DNS name can rebind."""
+    if not host:
+        return False
+    name = host_name(host)
+    return name in allowed or (any_ip and _is_ip(name))
+
+
+def allowed_hosts(config: WebConfig) -> frozenset[str]:
+    """The names a server answers to: its own, and those of its extra websocket origins
+    (a proxy's public name is the one its users' browsers send)."""
+    names = {host_name(h) for h in config.allowed_hosts}
+    for origin in config.allowed_origins:
+        try:
+            netloc = urlsplit(origin).netloc
+        except ValueError:
+            continue
+        if netloc:
+            names.add(host_name(netloc))
+    return frozenset(n for n in names if n)
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+async def _answer(send: Send, status: int, code: str, message: str,
+                  extra: Iterable[tuple[bytes, bytes]] = ()) -> None:
+    body = json.dumps({"error": code, "message": message}).encode("utf-8")
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                            (b"x-content-type-options", b"nosniff"), *extra]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class Guard:
+    """ASGI middleware: refuses a foreign Host (HTTP 400, websocket closed with 4403), a
+    body over ``limits.max_body`` (413) and an API body that is not small JSON (400),
+    each with ``{"error", "message"}`` naming what is wrong."""
+
+    def __init__(self, app: ASGIApp, config: WebConfig) -> None:
+        self.app = app
+        self.config = config
+        self.hosts = allowed_hosts(config)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = _header(scope, b"host")
+        if not host_allowed(host, self.hosts, self.config.allow_ip_hosts):
+            if kind == "websocket":
+                await send({"type": "websocket.close", "code": 4403})
+                return
+            shown = (host or "")[:100]
+            await _answer(send, 400, "bad-host",
+                          f"this server does not answer to the name {shown!r}; start it "
+                          f"with --allow-host {host_name(shown) or 'NAME'} to allow it"
+                          if host else "the request has no Host header")
+            return
+        if kind == "http" and scope.get("method") in WITH_BODY:
+            await self._with_body(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    async def _with_body(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limit = self.config.limits.max_body
+        too_large = f"the request body is too large: at most {limit} bytes"
+        size = _header(scope, b"content-length")
+        if size is not None and size.isascii() and size.isdigit() and int(size) > limit:
+            await _answer(send, 413, "too-large", too_large)
+            return
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            msg = await receive()
+            if msg["type"] == "http.disconnect":
+                return
+            chunk = msg.get("body", b"")
+            total += len(chunk)
+            if total > limit:
+                await _answer(send, 413, "too-large", too_large)
+                return
+            chunks.append(chunk)
+            if not msg.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if body and scope.get("path", "").startswith("/api/"):
+            try:
+                parse_json(decode(body, "the request body"), "the request body")
+            except InputError as exc:
+                await _answer(send, 400, "bad-json", str(exc))
+                return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+__all__ = ["Guard", "allowed_hosts", "host_allowed", "host_name"]

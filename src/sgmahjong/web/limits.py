@@ -1,0 +1,76 @@
+"""Every bound the web server puts on what one client or all of them can make it hold.
+
+The defaults are many times what a table of friends needs and small enough that no
+client can fill the server's memory or lock others out for good. ``docs/web.md``
+("Limits") lists each one; a server sets them through ``WebConfig.limits``.
+
+>>> window = CreateWindow(WebLimits(creates_per_client=2, create_window=60.0))
+>>> window.wait("10.0.0.1", 0.0), window.wait("10.0.0.1", 1.0), window.wait("10.0.0.1", 2.0)
+(0.0, 0.0, 58.0)
+>>> window.wait("10.0.0.2", 2.0), window.wait("10.0.0.1", 61.0)
+(0.0, 0.0)
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from ..inputs import MAX_REQUEST_BYTES
+
+MINUTE = 60.0
+
+
+@dataclass(frozen=True)
+class WebLimits:
+    """The server's bounds. Times are in seconds of the table clock (``WebConfig.clock``)."""
+
+    max_body: int = MAX_REQUEST_BYTES       # bytes of an HTTP request body, checked first
+    creates_per_client: int = 20            # tables one client address may create ...
+    create_window: float = 10 * MINUTE      # ... in this long
+    max_waiting: int = 200                  # tables created and not started, all clients
+    max_tables: int = 1000                  # tables held in memory (waiting, playing, done)
+    waiting_expiry: float = 30 * MINUTE     # a table never started is closed after this
+    finished_idle: float = 2 * MINUTE       # a finished table nobody watches leaves memory
+    sweep_every: float = MINUTE             # how often the lobby looks for both
+    max_clients_tracked: int = 10_000       # addresses remembered for the create limit
+    ai_cache_entries: int = 50_000          # the AI's memo of hand evaluations (~1 KiB each)
+    shanten_patterns: int = 50_000          # group patterns the shanten lookup keeps (~100 B)
+
+
+class CreateWindow:
+    """How many tables each client address created lately (a sliding window)."""
+
+    def __init__(self, limits: WebLimits) -> None:
+        self.limits = limits
+        self.recent: dict[str, deque[float]] = {}
+
+    def wait(self, client: str, now: float) -> float:
+        """0 and the create counted if ``client`` may create a table now; else the seconds
+        until it may (nothing counted)."""
+        window = self.limits.create_window
+        times = self.recent.get(client)
+        if times is None:
+            if len(self.recent) >= self.limits.max_clients_tracked:
+                self.forget(now)
+            times = self.recent.setdefault(client, deque())
+        while times and times[0] <= now - window:
+            times.popleft()
+        if len(times) >= self.limits.creates_per_client:
+            return max(0.0, times[0] + window - now)
+        times.append(now)
+        return 0.0
+
+    def forget(self, now: float) -> None:
+        """Drop the addresses with nothing in the window (so the map stays bounded)."""
+        cutoff = now - self.limits.create_window
+        for client in [c for c, t in self.recent.items() if not t or t[-1] <= cutoff]:
+            del self.recent[client]
+        if len(self.recent) >= self.limits.max_clients_tracked:
+            # still full of active addresses: the oldest activity goes first
+            oldest = sorted(self.recent, key=lambda c: self.recent[c][-1])
+            for client in oldest[: len(oldest) // 2]:
+                del self.recent[client]
+
+
+__all__ = ["CreateWindow", "WebLimits"]
