@@ -108,13 +108,25 @@ class _Cache:
     __slots__ = ("seats", "seen", "views")
 
     def __init__(self, state: TableState) -> None:
-        self.seats = (_seat_view(state, _EAST), _seat_view(state, _SOUTH),
-                      _seat_view(state, _WEST), _seat_view(state, _NORTH))
+        # Each seat's part as _seat_view gives it, with its usual case (nothing of the seat
+        # changed since its part was built) tested here rather than in a call per seat.
+        scores = state.scores
+        seats = []
+        for seat, s in zip(_SEATS, state.seats, strict=True):
+            old = s.public
+            if old is not None:
+                sv, concealed, bonus, discards = old
+                if (concealed is s.concealed and discards is s.discards and bonus is s.bonus
+                        and sv.melds is s.melds and sv.score == scores[seat]):
+                    seats.append(sv)
+                    continue
+            seats.append(_seat_view(state, seat))
+        self.seats = tuple(seats)
         self.seen = state.seen
         self.views: list[PlayerView | None] = [None, None, None, None]
 
 
-_EAST, _SOUTH, _WEST, _NORTH = tuple(Seat)
+_SEATS = tuple(Seat)
 
 
 def _seat_view(state: TableState, seat: Seat) -> SeatView:
