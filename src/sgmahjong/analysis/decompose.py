@@ -265,6 +265,13 @@ def completes(reading: Reading, counts: Sequence[int], tile: int,
     return (have == 1 and others == 0) or (have == 2 and others == 1)
 
 
+def none_complete(reading: Reading, counts: Sequence[int], melds: Sequence[object] = ()) -> bool:
+    """True when :func:`completes` is False for every tile, read once per hand: two broken
+    parts leave only Thirteen Wonders, which a declared set or tiles that are not nearly
+    all its kinds rule out (most hands early in a game)."""
+    return len(reading[0]) >= 2 and (bool(melds) or not _may_be_wonders(list(counts[:34])))
+
+
 @cache
 def _suit_adds(part: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """``(position, state)`` for each position of a suit's nine counts where one more tile

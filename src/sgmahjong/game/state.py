@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ..analysis.decompose import Reading, completes, read_parts, winning_tiles
+from ..analysis.decompose import Reading, completes, none_complete, read_parts, winning_tiles
 from ..errors import SgmahjongError
 from ..melds import Meld, MeldKind
 from ..rules.model import Ruleset
@@ -134,7 +134,7 @@ class Tiles:
     """A seat's concealed tiles read once: kinds in order, 46-kind counts (on demand) and the
     kinds that would complete the hand (on demand, for the claim windows)."""
 
-    __slots__ = ("_counts", "_parts", "_waits", "ids", "kinds", "melds")
+    __slots__ = ("_counts", "_none_complete", "_parts", "_waits", "ids", "kinds", "melds")
 
     def __init__(self, ids: tuple[int, ...], melds: tuple[DeclaredSet, ...]) -> None:
         self.ids = ids
@@ -143,6 +143,7 @@ class Tiles:
         self._counts: list[int] | None = None
         self._waits: frozenset[int] | None = None
         self._parts: Reading | None = None
+        self._none_complete = False
 
     def moved(self, ids: tuple[int, ...], kinds: tuple[Tile, ...], kind: Tile,
               delta: int) -> Tiles:
@@ -160,6 +161,7 @@ class Tiles:
         new._counts = c
         new._waits = None
         new._parts = None
+        new._none_complete = False
         return new
 
     @property
@@ -179,6 +181,9 @@ class Tiles:
         r = self._parts
         if r is None:
             r = self._parts = read_parts(self.counts)
+            self._none_complete = none_complete(r, self.counts, self.melds)
+        if self._none_complete:
+            return False
         return completes(r, self.counts, tile, self.melds)
 
     def waits(self) -> frozenset[int]:
