@@ -91,3 +91,35 @@ def test_shortcuts_match_the_plain_definitions(preset: str) -> None:
         for e in game.events:
             apply(state, e)
             check(state)
+
+
+
+def recording_agent(log: list[tuple[Seat, int, list[object]]], rng: random.Random):
+    """A random agent that logs what it was shown, then empties the list it was given."""
+    def act(v: PlayerView, legal: list) -> object:
+        log.append((v.seat, v.discard_count, list(legal)))
+        choice = rng.choice(legal)
+        legal.clear()   # the agent's copy: the game's own list must not change
+        return choice
+    return act
+
+
+@pytest.mark.parametrize("preset", ["standard", "garden"])
+def test_ask_plays_as_the_public_methods_do(preset: str) -> None:
+    """``Game.ask`` asks the same seats in the same order, shows each the same view and
+    legal list (a copy), and so plays the same game."""
+    rules = load_rules(preset)
+    for seed in range(3):
+        plain_log: list[tuple[Seat, int, list[object]]] = []
+        plain = Game.new(rules, seed=seed)
+        act = recording_agent(plain_log, random.Random(seed))
+        while not plain.ended:
+            for seat in sorted(plain.waiting_for()):
+                plain.submit(seat, act(plain.view(seat), plain.legal_actions(seat)))
+        fast_log: list[tuple[Seat, int, list[object]]] = []
+        fast = Game.new(rules, seed=seed)
+        agents = [recording_agent(fast_log, random.Random(seed))] * 4
+        while not fast.ended:
+            fast.ask(agents)
+        assert fast.events == plain.events
+        assert fast_log == plain_log

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..errors import SgmahjongError
@@ -143,6 +143,21 @@ class Game:
                     reason or f"{action!r} is not legal for {seat.name.title()} now")
         self._choices[seat] = action
         return self.advance()
+
+    def ask(self, agents: Sequence[Callable[[PlayerView, list[Action]], Action]]) -> None:
+        """Ask each seat still to answer, in seat order, for its agent's action
+        (``agents[seat]``, given the seat's view and a copy of its legal actions) and submit
+        it: :meth:`waiting_for`, :meth:`view`, :meth:`legal_actions` and :meth:`submit` for
+        every waiting seat, with the pending decisions read once (a match does this at every
+        decision; they do not change until the last seat has answered)."""
+        dec = self._pending()
+        choices = self._choices
+        waiting = [s for s in dec if s not in choices]
+        if len(waiting) > 1:
+            waiting.sort()
+        state = self.state
+        for seat in waiting:
+            self.submit(seat, agents[seat](view(state, seat), list(dec[seat])))
 
     def step(self, actions: Mapping[Seat, Action]) -> list[Event]:
         """Submit several seats' actions at once (all checked before any is stored)."""

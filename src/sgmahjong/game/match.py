@@ -168,9 +168,7 @@ class Match:
             by_seat = [per_player[self.state.player_at(seat)] for seat in Seat]
             table = game.state
             while table.phase is not _ENDED:
-                waiting = game.waiting_for()
-                for seat in (sorted(waiting) if len(waiting) > 1 else waiting):
-                    game.submit(seat, by_seat[seat](game.view(seat), game.legal_actions(seat)))
+                game.ask(by_seat)
             self.finish_hand()
         return self.result()
 
