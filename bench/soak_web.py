@@ -37,6 +37,7 @@ from typing import Any
 
 import httpx
 import websockets
+from bench_web import choose  # the same instant bot as the web bench (bench/ is on the path)
 
 # ---------------------------------------------------------------------------- server
 
@@ -114,19 +115,6 @@ def rss_kib(pid: int) -> int:
     return 0
 
 # ---------------------------------------------------------------------------- bots
-
-
-def choose(legal: list[dict[str, Any]], view: dict[str, Any]) -> dict[str, Any]:
-    for a in legal:
-        if a["type"] == "win":
-            return a
-    for a in legal:
-        if a["type"] == "discard" and a["tile"] == view.get("last_drawn"):
-            return a
-    for a in legal:
-        if a["type"] == "discard":
-            return a
-    return next((a for a in legal if a["type"] == "pass"), legal[0])
 
 
 @dataclass

@@ -240,7 +240,7 @@ def test_a_ledger_hand_whose_type_is_not_text_is_refused_by_name(make_client) ->
 
 def test_the_ai_memo_and_the_shanten_patterns_stay_bounded(make_client) -> None:
     from sgmahjong.agents.evaluation import useful_kinds
-    from sgmahjong.analysis import shanten
+    from sgmahjong.analysis import decompose, shanten
 
     c = make_client(limits=WebLimits(ai_cache_entries=50, shanten_patterns=50))
     rng = random.Random(7)
@@ -250,7 +250,10 @@ def test_the_ai_memo_and_the_shanten_patterns_stay_bounded(make_client) -> None:
             counts[t] = 1
         useful_kinds(tuple(counts), 0)
         shanten.shanten(counts)
+        decompose.winning_tiles(counts)
     assert useful_kinds.cache_info().currsize > 50
+    assert decompose.suit_readings_met() > 50
     c.portal.call(_sweep, c.app.state.lobby)
     assert useful_kinds.cache_info().currsize == 0
     assert shanten.patterns_met() <= 50
+    assert decompose.suit_readings_met() <= 50

@@ -288,3 +288,16 @@ def _may_be_wonders(c: list[int]) -> bool:
     """13 tiles, all terminals or honours, at least 12 of the 13 kinds among them."""
     return (c[0] + c[8] + c[9] + c[17] + c[18] + c[26] + sum(c[27:34]) == 13 == sum(c)
             and sum(1 for t in TERMINALS_AND_HONOURS if c[t]) >= 12)
+
+
+def suit_readings_met() -> int:
+    """How many suit readings the memos hold (what :func:`clear_suit_readings` forgets):
+    at most every count pattern of a suit, a few hundred thousand, met slowly."""
+    return sum(f.cache_info().currsize for f in (_suit_state, _suit_sets, _suit_adds))
+
+
+def clear_suit_readings() -> None:
+    """Forget the suit readings met so far (results do not change), for a long-running
+    server that bounds its memory."""
+    for f in (_suit_state, _suit_sets, _suit_adds):
+        f.cache_clear()

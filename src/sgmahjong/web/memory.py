@@ -6,7 +6,8 @@ entries, about 1 KiB each): right for a simulation that wants speed, but on a se
 runs for weeks it is a quarter of a gigabyte filling slowly, which reads as a leak. The
 server keeps it under ``WebLimits.ai_cache_entries`` by emptying it when it grows past.
 The shanten lookup keeps every group pattern it has met (up to 405,350, about 100 bytes
-each): bounded the same way by ``WebLimits.shanten_patterns``.
+each), and the suit readings the waits are read from (``analysis.decompose``): bounded the
+same way by ``WebLimits.shanten_patterns``.
 
 CPython returns small objects to its own pools, and glibc keeps freed heap pages in its
 arenas (one per thread that allocated: the AI moves run in worker threads), so a server's
@@ -42,7 +43,7 @@ def bound_ai_caches(max_entries: int, max_patterns: int) -> bool:
     the shanten lookup's patterns met if more than ``max_patterns`` (each is met again in
     under a microsecond); whether anything was emptied."""
     from ..agents.evaluation import useful_kinds
-    from ..analysis import shanten
+    from ..analysis import decompose, shanten
 
     emptied = False
     if useful_kinds.cache_info().currsize > max_entries:
@@ -50,6 +51,9 @@ def bound_ai_caches(max_entries: int, max_patterns: int) -> bool:
         emptied = True
     if shanten.patterns_met() > max_patterns:
         shanten.clear_caches()
+        emptied = True
+    if decompose.suit_readings_met() > max_patterns:
+        decompose.clear_suit_readings()
         emptied = True
     return emptied
 
