@@ -215,10 +215,14 @@ class Lobby:
             row = self.store.load_table(table_id)
             if row is None or row.status not in ("waiting", "playing", "finished"):
                 return None
-            rt = TableRuntime(self.store, self.config, row, self.store.load_events(table_id))
-            self._hold(rt)
-            rt.ensure_running()
-            return rt
+            return self._load(row)
+
+    def _load(self, row: StoredTable) -> TableRuntime:
+        """A stored table (not expired) made live here: resumed from its event log."""
+        rt = TableRuntime(self.store, self.config, row, self.store.load_events(row.id))
+        self._hold(rt)
+        rt.ensure_running()
+        return rt
 
     async def open(self) -> None:
         """Called when the app starts (a lobby shared with other servers joins them)."""

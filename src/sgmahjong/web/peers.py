@@ -275,30 +275,19 @@ class PeerLobby(Lobby):
         rt.next_rid = self._rid_base(epoch)
         return rt, token
 
-    async def get(self, table_id: str) -> TableRuntime | None:
-        rt = self.tables.get(table_id)
-        if rt is not None:
+    def _load(self, row: StoredTable) -> TableRuntime:
+        # a finished table is read here; a live one is played here when nobody alive holds
+        # its lease, else relayed to its owner
+        if row.status == "finished":
+            rt = TableRuntime(self.store, self.config, row, self.store.load_events(row.id))
+            self.tables[row.id] = rt
             return rt
-        if len(table_id) > 40:
-            return None
-        async with self._loading:
-            rt = self.tables.get(table_id)
-            if rt is not None:
-                return rt
-            row = self.store.load_table(table_id)
-            if row is None:
-                return None
-            if row.status == "finished":        # nothing to play: read it here
-                rt = TableRuntime(self.store, self.config, row,
-                                  self.store.load_events(table_id))
-                self.tables[table_id] = rt
-                return rt
-            lease = self.leases.owner(table_id)
-            if lease is None or not lease[2]:
-                epoch = self.leases.claim(table_id, self.peer)
-                if epoch is not None:
-                    return self._own(row, epoch)
-            return RemoteTable(self, row)  # type: ignore[return-value]
+        lease = self.leases.owner(row.id)
+        if lease is None or not lease[2]:
+            epoch = self.leases.claim(row.id, self.peer)
+            if epoch is not None:
+                return self._own(row, epoch)
+        return RemoteTable(self, row)  # type: ignore[return-value]
 
     def _drop(self, table_id: str) -> None:
         # a table let go (finished and idle, or expired) is no longer played here: its
