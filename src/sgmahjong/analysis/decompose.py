@@ -170,14 +170,7 @@ def winning_tiles(counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[Til
     # counts: the game asks for each player's waits at every turn, and this reads a hand in
     # a few lookups where trying each kind with is_complete took a dozen.
     c = counts[:34]
-    bad = []
-    eyes = 0
-    for t in range(27, 34):
-        n = c[t]
-        if n == 2:
-            eyes += 1
-        elif n == 1 or n == 4:
-            bad.append(t)
+    bad, eyes, parts, states = read_parts(c)
     found: list[int] = []
     if len(bad) >= 2:
         # Most hands: no regular wait. Thirteen Wonders is the only other shape, and its
@@ -187,11 +180,6 @@ def winning_tiles(counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[Til
         found.extend(t for t in TERMINALS_AND_HONOURS
                      if is_thirteen_wonders([*c[:t], c[t] + 1, *c[t + 1:]]))
     else:
-        parts = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]))
-        states = [_suit_state(p) for p in parts]
-        bad.extend(n for n in range(3) if states[n] == _BAD)
-        eyes += states.count(_EYE)
-    if len(bad) < 2:
         for n in (bad if bad else (0, 1, 2, *range(27, 34))):
             if n < 27:
                 others = eyes - (states[n] == _EYE)
