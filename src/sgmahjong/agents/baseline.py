@@ -4,6 +4,7 @@ can, discards the tile furthest from any set, pongs only valued honours)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from ..game.actions import Action, Discard, Kong, Pass, Pong, Win
 from ..game.prng import Xoshiro256
@@ -54,8 +55,8 @@ def keep_value(view: PlayerView, counts: Sequence[int], tile: int) -> int:
 # suit nine bits with two empty bits either side, so the five bits from two below a tile
 # to two above it (a ``pattern``) say which neighbours are held; ``_NEAR_VALUE[t][pattern]``
 # is what those neighbours and the tile's rank add to its value.
-_BIT = tuple(1 << (t // 9 * 13 + t % 9 + 2) if t < 27 else 0 for t in range(47))
-_SHIFT = tuple(t // 9 * 13 + t % 9 for t in range(27))
+_BIT: Final = tuple(1 << (t // 9 * 13 + t % 9 + 2) if t < 27 else 0 for t in range(47))
+_SHIFT: Final = tuple(t // 9 * 13 + t % 9 for t in range(27))
 
 
 def _near_value(num: int, pattern: int) -> int:
@@ -66,7 +67,7 @@ def _near_value(num: int, pattern: int) -> int:
     return value
 
 
-_NEAR_VALUE = tuple(tuple(_near_value(t % 9, p) for p in range(32)) for t in range(27))
+_NEAR_VALUE: Final = tuple(tuple(_near_value(t % 9, p) for p in range(32)) for t in range(27))
 
 
 def _counts_and_bits(concealed: Sequence[int]) -> tuple[list[int], int]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from ..melds import Meld
 from ..tiles import TERMINALS_AND_HONOURS, Tile
@@ -146,7 +147,7 @@ def is_thirteen_wonders(counts: Sequence[int]) -> bool:
     return pair == 1
 
 
-def is_complete(counts: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
+def is_complete(counts: Sequence[int], melds: Sequence[object] = ()) -> bool:
     """True when concealed counts plus declared melds form a winning shape."""
     if is_regular_complete(counts):
         return True
@@ -198,7 +199,7 @@ def winning_tiles(counts: Sequence[int], melds: Sequence[Meld] = ()) -> list[Til
     return [_TILES[t] for t in sorted(found) if held[t] < 4]
 
 
-_TILES = tuple(Tile(i) for i in range(34))
+_TILES: Final = tuple(Tile(i) for i in range(34))
 
 
 Reading = tuple[list[int], int, tuple[tuple[int, ...], ...], list[int]]
@@ -272,7 +273,7 @@ def _suit_adds(part: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _may_be_wonders(c: list[int]) -> bool:
+def _may_be_wonders(c: Sequence[int]) -> bool:
     """13 tiles, all terminals or honours, at least 12 of the 13 kinds among them."""
     return (c[0] + c[8] + c[9] + c[17] + c[18] + c[26] + sum(c[27:34]) == 13 == sum(c)
             and sum(1 for t in TERMINALS_AND_HONOURS if c[t]) >= 12)

@@ -48,6 +48,12 @@ class HandOutcome:
         return tuple(w.seat for w in self.wins)
 
 
+def _all_tiles(items: Sequence[object]) -> bool:
+    # Typed ``object``, not ``int``: compiled (sgmahjong.fast), a value typed ``int`` is a
+    # machine integer, and a Tile read through one is no longer a Tile.
+    return all(isinstance(t, Tile) for t in items)
+
+
 class Game:
     """One hand of Singapore Mahjong. East is the banker; seats are named by their wind."""
 
@@ -70,12 +76,12 @@ class Game:
                 seed = secrets.randbits(63)
             # The event names kinds only, so the shuffled ids need no renumbering
             # (``shuffled_wall``'s canonical order has the same kinds in the same places).
-            order = shuffled_ids(seed)
+            order: Sequence[int] = shuffled_ids(seed)
         else:
             seed = None
             if isinstance(wall, str):
                 order = wall_from_text(wall)
-            elif all(isinstance(t, Tile) for t in wall):
+            elif _all_tiles(wall):
                 order = wall_from_kinds(list(wall))  # type: ignore[arg-type]
             else:
                 order = wall_from_ids(list(wall))
@@ -177,7 +183,8 @@ class Game:
         new: list[Event] = []
         while True:
             if self._decisions is not None:  # still valid: no event since it was computed
-                events, dec = [], self._decisions
+                events: list[Event] = []
+                dec = self._decisions
             else:
                 events, dec = step(self.state)
             if not events:

@@ -7,6 +7,7 @@ A seat is pending when its list holds anything but :class:`Pass`.
 from __future__ import annotations
 
 from collections.abc import Sequence, Set
+from typing import Final
 
 from ..melds import MeldKind
 from ..tiles import Tile
@@ -18,12 +19,12 @@ from .winning import EIGHT, could_win_counts, win_score
 # Enum members read as module names: in Python 3.11 each ``Phase.TURN``-style lookup
 # goes through the enum metaclass's ``__getattr__`` hook, several times slower than a
 # global, and these are compared at every event.
-_PONG_SET = MeldKind.PONG
-_CLAIMS = Phase.CLAIMS
-_ENDED = Phase.ENDED
-_EXPOSED = Phase.EXPOSED
-_ROB_KONG = Phase.ROB_KONG
-_TURN = Phase.TURN
+_PONG_SET: Final = MeldKind.PONG
+_CLAIMS: Final = Phase.CLAIMS
+_ENDED: Final = Phase.ENDED
+_EXPOSED: Final = Phase.EXPOSED
+_ROB_KONG: Final = Phase.ROB_KONG
+_TURN: Final = Phase.TURN
 
 RULE_CHOW = "RULES.md: Chow only by the next player (the one to the discarder's right)"
 RULE_PASSED = ("passed-claim rule: having passed a Win or Pong on a tile, a player may not Win "
@@ -68,12 +69,12 @@ def _no_discard(v: PlayerView) -> bool:
 
 
 # Actions are frozen values: one shared instance per tile (the lists are built every turn).
-_TILES = tuple(Tile(k) for k in range(34))
-_DISCARD = tuple(Discard(t) for t in _TILES)
-_CONCEALED_KONG = tuple(Kong(t, "concealed") for t in _TILES)
-_ADDED_KONG = tuple(Kong(t, "added") for t in _TILES)
-_CLAIMED_KONG = tuple(Kong(t, "claimed") for t in _TILES)
-_CHOW = tuple(Chow(t) for t in _TILES)
+_TILES: Final = tuple(Tile(k) for k in range(34))
+_DISCARD: Final = tuple(Discard(t) for t in _TILES)
+_CONCEALED_KONG: Final = tuple(Kong(t, "concealed") for t in _TILES)
+_ADDED_KONG: Final = tuple(Kong(t, "added") for t in _TILES)
+_CLAIMED_KONG: Final = tuple(Kong(t, "claimed") for t in _TILES)
+_CHOW: Final = tuple(Chow(t) for t in _TILES)
 _WIN, _PASS, _PONG = Win(), Pass(), Pong()
 
 

@@ -8,6 +8,7 @@ decisions awaited; :func:`resolve` turns every pending seat's choice into events
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 from ..scoring import ScoreResult, settle_win
 from ..scoring.bao import claim_liability, win_liability
@@ -39,12 +40,12 @@ from .winning import EIGHT, _auto_candidate, shape_free_autos, win_score
 # Enum members read as module names: in Python 3.11 each ``Phase.TURN``-style lookup
 # goes through the enum metaclass's ``__getattr__`` hook, several times slower than a
 # global, and these are compared at every event.
-_CLAIMS = Phase.CLAIMS
-_DEAL = Phase.DEAL
-_EXPOSED = Phase.EXPOSED
-_ROB_KONG = Phase.ROB_KONG
-_TURN = Phase.TURN
-_EAST = Seat.EAST
+_CLAIMS: Final = Phase.CLAIMS
+_DEAL: Final = Phase.DEAL
+_EXPOSED: Final = Phase.EXPOSED
+_ROB_KONG: Final = Phase.ROB_KONG
+_TURN: Final = Phase.TURN
+_EAST: Final = Seat.EAST
 
 Decisions = dict[Seat, list[Action]]
 
@@ -66,7 +67,7 @@ def decisions(state: TableState) -> Decisions:
     return out
 
 
-_OTHERS = {seat: tuple(s for s in Seat if s != seat) for seat in Seat}
+_OTHERS: Final = {seat: tuple(s for s in Seat if s != seat) for seat in Seat}
 
 
 def _may_use(state: TableState, seat: Seat) -> bool:
@@ -131,8 +132,8 @@ def step(state: TableState) -> tuple[list[Event], Decisions]:
     return [], {}
 
 
-_NEXT = tuple(s.next for s in Seat)
-_SEATS = tuple(Seat)   # iterating (or calling) the enum class is slow; a tuple is not
+_NEXT: Final = tuple(s.next for s in Seat)
+_SEATS: Final = tuple(Seat)   # iterating (or calling) the enum class is slow; a tuple is not
 
 
 def _unclaimed(state: TableState) -> list[Event]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from ..errors import SgmahjongError
 from ..rules.loading import load_rules
@@ -22,7 +23,7 @@ from .state import Phase
 from .view import PlayerView
 
 Agent = Callable[[PlayerView, list[Action]], Action]
-_ENDED = Phase.ENDED   # (an enum member read through the class is slow in Python 3.11)
+_ENDED: Final = Phase.ENDED   # (an enum member read through the class is slow in Python 3.11)
 
 
 @dataclass(frozen=True)

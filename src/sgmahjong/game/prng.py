@@ -14,9 +14,9 @@ the 256-bit state of ``xoshiro256**``. Integers below ``n`` are drawn by rejecti
 from __future__ import annotations
 
 from collections.abc import MutableSequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
-MASK64 = (1 << 64) - 1
+MASK64: Final = (1 << 64) - 1
 T = TypeVar("T")
 
 

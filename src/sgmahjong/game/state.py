@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any, Final
 
 from ..analysis.decompose import Reading, completes, none_complete, read_parts, winning_tiles
 from ..errors import SgmahjongError
@@ -54,20 +55,20 @@ class Phase(Enum):
 # Enum members read as module names: in Python 3.11 each ``Phase.TURN``-style lookup
 # goes through the enum metaclass's ``__getattr__`` hook, several times slower than a
 # global, and these are compared at every event.
-_CHOW = MeldKind.CHOW
-_CONCEALED_KONG = MeldKind.CONCEALED_KONG
-_KONG = MeldKind.KONG
-_PONG = MeldKind.PONG
-_CLAIMS = Phase.CLAIMS
-_DEAL = Phase.DEAL
-_ENDED = Phase.ENDED
-_EXPOSED = Phase.EXPOSED
-_ROB_KONG = Phase.ROB_KONG
-_START = Phase.START
-_TURN = Phase.TURN
+_CHOW: Final = MeldKind.CHOW
+_CONCEALED_KONG: Final = MeldKind.CONCEALED_KONG
+_KONG: Final = MeldKind.KONG
+_PONG: Final = MeldKind.PONG
+_CLAIMS: Final = Phase.CLAIMS
+_DEAL: Final = Phase.DEAL
+_ENDED: Final = Phase.ENDED
+_EXPOSED: Final = Phase.EXPOSED
+_ROB_KONG: Final = Phase.ROB_KONG
+_START: Final = Phase.START
+_TURN: Final = Phase.TURN
 
 
-_MELDS: dict[tuple[MeldKind, Tile], Meld] = {}
+_MELDS: Final[dict[tuple[MeldKind, Tile], Meld]] = {}
 
 
 def _meld(kind: MeldKind, tile: Tile) -> Meld:
@@ -114,7 +115,7 @@ class SeatState:
     # Derived from ``concealed`` (and ``melds``), recomputed when they are replaced; and the
     # seat's public view (see view.py). Not part of the state: not compared, not copied.
     _tiles: Tiles | None = field(default=None, init=False, compare=False, repr=False)
-    public: object = field(default=None, init=False, compare=False, repr=False)
+    public: Any = field(default=None, init=False, compare=False, repr=False)
 
     @property
     def size(self) -> int:
@@ -136,10 +137,11 @@ class Tiles:
 
     __slots__ = ("_counts", "_none_complete", "_parts", "_waits", "ids", "kinds", "melds")
 
-    def __init__(self, ids: tuple[int, ...], melds: tuple[DeclaredSet, ...]) -> None:
+    def __init__(self, ids: tuple[int, ...], melds: tuple[DeclaredSet, ...],
+                 kinds: tuple[Tile, ...] | None = None) -> None:
         self.ids = ids
         self.melds = melds
-        self.kinds = tuple(map(KIND.__getitem__, ids))
+        self.kinds = tuple(map(KIND.__getitem__, ids)) if kinds is None else kinds
         self._counts: list[int] | None = None
         self._waits: frozenset[int] | None = None
         self._parts: Reading | None = None
@@ -150,18 +152,12 @@ class Tiles:
         """These tiles after one copy of ``kind`` came in (``delta`` 1) or went out (-1):
         ``ids`` and ``kinds`` as they are now. The counts follow by one step instead of a
         recount (a draw and a discard at every turn); the waits are found again."""
-        new = Tiles.__new__(Tiles)
-        new.ids = ids
-        new.melds = self.melds
-        new.kinds = kinds
+        new = Tiles(ids, self.melds, kinds)
         c = self._counts
         if c is not None:
             c = c.copy()
             c[kind] += delta
-        new._counts = c
-        new._waits = None
-        new._parts = None
-        new._none_complete = False
+            new._counts = c
         return new
 
     @property
@@ -222,7 +218,7 @@ class TableState:
     scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     wins: list[Won] = field(default_factory=list)
     drawn: str | None = None
-    public_cache: object = field(default=None, compare=False, repr=False)  # see view.py
+    public_cache: Any = field(default=None, compare=False, repr=False)  # see view.py
 
     @classmethod
     def empty(cls, rules: Ruleset) -> TableState:
@@ -359,7 +355,7 @@ def _discarded(s: TableState, e: Discarded) -> None:
     s.phase = _CLAIMS
 
 
-_SET_KINDS = {"chow": _CHOW, "pong": _PONG, "kong": _KONG}
+_SET_KINDS: Final = {"chow": _CHOW, "pong": _PONG, "kong": _KONG}
 
 
 def _claimed(s: TableState, e: Claimed) -> None:
@@ -486,9 +482,10 @@ def _add_scores(s: TableState, deltas: tuple[int, ...]) -> None:
         s.scores[n] += deltas[n]
 
 
-_HANDLERS: dict[type, Callable[[TableState, Event], None]] = {
+# Each handler takes its own event class (the key), so the value type names the base.
+_HANDLERS: Final[dict[type, Callable[[TableState, Any], None]]] = {
     HandStarted: _hand_started, Dealt: _dealt, Drew: _drew, BonusExposed: _bonus_exposed,
     Discarded: _discarded, Claimed: _claimed, KongDeclared: _kong_declared,
     ClaimPassed: _claim_passed, InstantPayout: _instant_payout, BaoIncurred: _bao_incurred,
     Won: _won, Settled: _settled, HandDrawn: _hand_drawn,
-}  # type: ignore[dict-item]
+}

@@ -8,7 +8,7 @@ never another seat's concealed tiles or the order of the wall.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from ..hand import Hand
 from ..rules.model import Ruleset
@@ -84,8 +84,27 @@ class _UnfrozenSeat:
     __slots__ = SeatView.__slots__
 
 
+def _twin_works() -> bool:
+    """Whether views can be filled in their unfrozen twins: true when this module runs as
+    Python. Compiled (:mod:`sgmahjong.fast`), the classes are native, cannot change
+    class, and their constructors are fast: views are built by them."""
+    try:
+        u: Any = _UnfrozenSeat()
+        for name in getattr(SeatView, "__slots__", ()):
+            setattr(u, name, None)
+        u.__class__ = SeatView
+    except (AttributeError, TypeError):
+        return False
+    return True
+
+
+_TWIN: Final = _twin_works()
+
+
 def _new_seat_view(seat: Seat, melds: tuple[DeclaredSet, ...], bonus: tuple[Tile, ...],
                    discards: tuple[Tile, ...], concealed_count: int, score: int) -> SeatView:
+    if not _TWIN:
+        return SeatView(seat, melds, bonus, discards, concealed_count, score)
     u: Any = _UnfrozenSeat()
     u.seat = seat
     u.melds = melds
@@ -126,7 +145,7 @@ class _Cache:
         self.views: list[PlayerView | None] = [None, None, None, None]
 
 
-_SEATS = tuple(Seat)
+_SEATS: Final = tuple(Seat)
 
 
 def _seat_view(state: TableState, seat: Seat) -> SeatView:
@@ -178,6 +197,30 @@ def view(state: TableState, seat: Seat) -> PlayerView:
     w = state.wall
     drawn = own.last_drawn
     wt = state.window_tile
+    if w is None:
+        wall_remaining = live_remaining = replacements_remaining = 0
+    else:
+        # WallState's three properties, read from its two pointers here (a test checks
+        # they agree): a view is built at nearly every decision.
+        front, back, end = w.front, w.back, w.end_tiles
+        wall_remaining = back - front
+        if w.dead_wall:
+            live = NUM_TILES - end - front
+            repl = back - (NUM_TILES - end)
+            live_remaining = live if live > 0 else 0
+            replacements_remaining = repl if repl > 0 else 0
+        else:
+            live = back - front - end
+            live_remaining = replacements_remaining = live if live > 0 else 0
+    if not _TWIN:
+        v = PlayerView(seat, state.rules, state.round_wind, state.hand_number, state.phase,
+                       state.turn, None if wt is None else KIND[wt], own.tiles.kinds,
+                       None if drawn is None else KIND[drawn], own.passed, own.blocked,
+                       own.must_discard, cache.seats, wall_remaining, live_remaining,
+                       replacements_remaining, state.draw_replacement, state.draw_final,
+                       state.discard_count, state.sets_declared, cache.seen)
+        cache.views[seat] = v
+        return v
     u: Any = _Unfrozen()
     u.seat = seat
     u.rules = state.rules
@@ -192,21 +235,9 @@ def view(state: TableState, seat: Seat) -> PlayerView:
     u.blocked = own.blocked
     u.must_discard = own.must_discard
     u.seats = cache.seats
-    if w is None:
-        u.wall_remaining = u.live_remaining = u.replacements_remaining = 0
-    else:
-        # WallState's three properties, read from its two pointers here (a test checks
-        # they agree): a view is built at nearly every decision.
-        front, back, end = w.front, w.back, w.end_tiles
-        u.wall_remaining = back - front
-        if w.dead_wall:
-            live = NUM_TILES - end - front
-            repl = back - (NUM_TILES - end)
-            u.live_remaining = live if live > 0 else 0
-            u.replacements_remaining = repl if repl > 0 else 0
-        else:
-            live = back - front - end
-            u.live_remaining = u.replacements_remaining = live if live > 0 else 0
+    u.wall_remaining = wall_remaining
+    u.live_remaining = live_remaining
+    u.replacements_remaining = replacements_remaining
     u.draw_replacement = state.draw_replacement
     u.draw_final = state.draw_final
     u.discard_count = state.discard_count
@@ -214,4 +245,4 @@ def view(state: TableState, seat: Seat) -> PlayerView:
     u.seen = cache.seen
     u.__class__ = PlayerView
     cache.views[seat] = u
-    return u
+    return u  # type: ignore[no-any-return]

@@ -14,15 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from ..errors import SgmahjongError
 from ..rules.model import WallRules
 from ..tiles import NUM_KINDS, Tile, copies_in_set, format_tiles, parse_tiles
 from .prng import Xoshiro256, shuffle
 
-NUM_TILES = 148
-KIND: tuple[Tile, ...] = tuple(Tile(i // 4) if i < 136 else Tile(i - 102) for i in range(NUM_TILES))
-FIRST_ID: tuple[int, ...] = tuple(4 * k if k < 34 else k + 102 for k in range(NUM_KINDS))
+NUM_TILES: Final = 148
+KIND: Final[tuple[Tile, ...]] = tuple(Tile(i // 4) if i < 136 else Tile(i - 102)
+                                      for i in range(NUM_TILES))
+FIRST_ID: Final[tuple[int, ...]] = tuple(4 * k if k < 34 else k + 102 for k in range(NUM_KINDS))
 
 
 class WallError(SgmahjongError):
@@ -66,13 +68,13 @@ def wall_from_kinds(kinds: Sequence[Tile]) -> tuple[int, ...]:
     for k in kinds:
         counts[k] += 1
     if counts != _SET_COUNTS:
-        k = next(k for k in range(NUM_KINDS) if counts[k] != _SET_COUNTS[k])
-        raise WallError(f"a wall holds {_SET_COUNTS[k]} of {Tile(k).text}, "
-                        f"this one holds {counts[k]}")
+        odd = next(i for i in range(NUM_KINDS) if counts[i] != _SET_COUNTS[i])
+        raise WallError(f"a wall holds {_SET_COUNTS[odd]} of {Tile(odd).text}, "
+                        f"this one holds {counts[odd]}")
     return canonical_kinds(kinds)
 
 
-_SET_COUNTS = [copies_in_set(Tile(k)) for k in range(NUM_KINDS)]
+_SET_COUNTS: Final = [copies_in_set(Tile(k)) for k in range(NUM_KINDS)]
 
 
 def canonical_kinds(kinds: Iterable[Tile]) -> tuple[int, ...]:

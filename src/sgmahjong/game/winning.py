@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from typing import Final
 
 from ..analysis.decompose import is_complete
 from ..hand import Hand
@@ -22,11 +23,11 @@ from .view import PlayerView
 # Enum members read as module names: in Python 3.11 each ``Phase.TURN``-style lookup
 # goes through the enum metaclass's ``__getattr__`` hook, several times slower than a
 # global, and these are compared at every event.
-_CHOW = MeldKind.CHOW
-_EAST = Seat.EAST
+_CHOW: Final = MeldKind.CHOW
+_EAST: Final = Seat.EAST
 
-EIGHT = frozenset(BONUS_TILES[:8])
-SOURCES = ("self", "discard", "rob-kong", "rob-eighth", "eight-flowers")
+EIGHT: Final = frozenset(BONUS_TILES[:8])
+SOURCES: Final = ("self", "discard", "rob-kong", "rob-eighth", "eight-flowers")
 
 
 def _auto_candidate(counts: Sequence[int], melds: Sequence[DeclaredSet] | Sequence[Meld],
