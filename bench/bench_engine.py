@@ -12,12 +12,18 @@ same number of hands: the same seeds give the same games.
     python bench/bench_engine.py --games 100 --reps 5 --reference main
     python bench/bench_engine.py --reference ../old-checkout --rules garden
     python bench/bench_engine.py --reference none      # this tree alone
+    python bench/bench_engine.py --compiled            # this tree built with mypyc
 
 ``--reference`` is a git revision of this repository (checked out for the run with
 ``git worktree add`` into a temporary folder, removed afterwards), a folder holding a
 checkout (its ``src``) or an installed package's parent folder, or ``none``. The default
 is the last commit before the engine speed work of issue 17, so the script shows that
 speed-up.
+
+``--compiled`` measures this tree compiled by ``python -m sgmahjong.fast build --out``
+into a temporary folder (see docs/engine.md); ``--tree DIR`` measures another folder
+instead of this checkout (a checkout, or a compiled copy made with ``--out``). Each run
+reports which engine it loaded (``python`` or ``compiled``).
 """
 
 from __future__ import annotations
@@ -48,7 +54,12 @@ simulate(rules, players, games=1, seed=seed + 7919)
 start = time.process_time()
 s = simulate(rules, players, games=games, seed=seed)
 cpu = time.process_time() - start
-print(json.dumps({"hands": s.hands, "cpu": cpu}))
+try:
+    from sgmahjong.fast import engine
+    kind = engine()
+except ImportError:
+    kind = "python"
+print(json.dumps({"hands": s.hands, "cpu": cpu, "engine": kind}))
 """
 
 
@@ -88,6 +99,23 @@ def reference_tree(spec: str) -> Iterator[Path]:
                             str(tree)], check=False)
 
 
+@contextlib.contextmanager
+def current_tree(tree: str | None, compiled: bool) -> Iterator[Path]:
+    """The source folder to measure: ``tree``, or this checkout; with ``compiled``, a copy
+    of it built by ``sgmahjong.fast`` in a temporary folder."""
+    src = source_dir(Path(tree)) if tree else source_dir(REPO)
+    if not compiled:
+        yield src
+        return
+    with tempfile.TemporaryDirectory(prefix="sgmahjong-fast-") as tmp:
+        env = dict(os.environ, PYTHONPATH=str(src))
+        res = subprocess.run([sys.executable, "-m", "sgmahjong.fast", "build", "--out", tmp],
+                             env=env, capture_output=True, text=True)
+        if res.returncode != 0:
+            raise BenchError(f"the compiled build failed:\n{res.stderr.strip()}")
+        yield Path(tmp)
+
+
 def measure(src: Path, rules: str, games: int, seed: int, players: Sequence[str]) -> dict:
     """Hands and CPU seconds of one child process running ``src``'s engine."""
     env = dict(os.environ, PYTHONPATH=str(src))
@@ -110,6 +138,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="four names, or one for all (default greedy)")
     ap.add_argument("--reference", default=REFERENCE,
                     help=f"git revision, folder or 'none' (default {REFERENCE})")
+    ap.add_argument("--tree", metavar="DIR",
+                    help="the folder to measure (default this checkout)")
+    ap.add_argument("--compiled", action="store_true",
+                    help="measure the tree built with mypyc (python -m sgmahjong.fast)")
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
     args = ap.parse_args(argv)
     players = args.players.split(",")
@@ -117,10 +149,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         players *= 4
     if args.games < 1 or args.reps < 1:
         ap.error("--games and --reps must be at least 1")
-    current = source_dir(REPO)
     ref_spec = None if args.reference == "none" else args.reference
     try:
-        with (reference_tree(ref_spec) if ref_spec else contextlib.nullcontext()) as ref:
+        with (current_tree(args.tree, args.compiled) as current,
+              reference_tree(ref_spec) if ref_spec else contextlib.nullcontext() as ref):
             trees = {"current": current} | ({"reference": ref} if ref else {})
             rows: dict[str, list[dict]] = {name: [] for name in trees}
             for _ in range(args.reps):            # alternate, so drifts hit both alike
@@ -138,7 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = {name: {"hands": rs[0]["hands"],
                      "median_hands_per_cpu_second": round(statistics.median(
                          r["rate"] for r in rs), 1),
-                     "rates": [round(r["rate"], 1) for r in rs]} for name, rs in rows.items()}
+                     "rates": [round(r["rate"], 1) for r in rs],
+                     "engine": sorted({r["engine"] for r in rs})} for name, rs in rows.items()}
     if "reference" in result:
         result["ratio"] = round(result["current"]["median_hands_per_cpu_second"]
                                 / result["reference"]["median_hands_per_cpu_second"], 2)
@@ -151,7 +184,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in trees:
         r = result[name]
         print(f"{name:>9}: {r['hands']} hands, median {r['median_hands_per_cpu_second']} "
-              f"hands per CPU-second (runs: {', '.join(map(str, r['rates']))})")
+              f"hands per CPU-second (runs: {', '.join(map(str, r['rates']))}; engine "
+              f"{' / '.join(r['engine'])})")
     if "ratio" in result:
         print(f"    ratio: {result['ratio']}x (reference {args.reference})")
     return 0

@@ -8,6 +8,7 @@ Speed work on the engine, the agents or a compiled path must leave this silent.
     python bench/check_records.py                          # against bench_engine's REFERENCE
     python bench/check_records.py --reference main --games 20 --seed 5
     python bench/check_records.py --players greedy,random,owl,fox --presets standard,casual
+    python bench/check_records.py --compiled    # this tree built with mypyc, see docs/engine.md
 
 ``--reference`` is a git revision (checked out into a temporary folder for the run) or a
 folder holding a checkout. Exit status 0 when every preset matches, 1 otherwise.
@@ -24,10 +25,10 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench_engine import REFERENCE, REPO, BenchError, reference_tree, source_dir
+from bench_engine import REFERENCE, BenchError, current_tree, reference_tree
 
 PRESETS = ("standard", "limit", "casual", "garden", "automatic", "menqing")
-TIMING = ("seconds", "hands_per_second")
+TIMING = ("seconds", "hands_per_second", "engine")   # not part of the games
 
 
 def run(src: Path, preset: str, games: int, seed: int, players: str, out: Path) -> dict:
@@ -42,6 +43,7 @@ def run(src: Path, preset: str, games: int, seed: int, players: str, out: Path) 
     summary = json.loads(res.stdout)
     for key in TIMING:
         summary.pop(key, None)
+    summary["_engine"] = json.loads(res.stdout).get("engine", "python")
     return summary
 
 
@@ -70,24 +72,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=10, help="matches per preset (default 10)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", default="greedy", help="as simulate takes them")
+    ap.add_argument("--tree", metavar="DIR",
+                    help="the folder to check (default this checkout)")
+    ap.add_argument("--compiled", action="store_true",
+                    help="check the tree built with mypyc (python -m sgmahjong.fast)")
     args = ap.parse_args(argv)
     failed = 0
     try:
-        with reference_tree(args.reference) as ref, tempfile.TemporaryDirectory() as tmp:
-            current = source_dir(REPO)
+        with (current_tree(args.tree, args.compiled) as current,
+              reference_tree(args.reference) as ref, tempfile.TemporaryDirectory() as tmp):
             for preset in args.presets.split(","):
                 mine, theirs = Path(tmp, preset, "current"), Path(tmp, preset, "reference")
                 s_mine = run(current, preset, args.games, args.seed, args.players, mine)
                 s_theirs = run(ref, preset, args.games, args.seed, args.players, theirs)
+                engines = f"engine {s_mine.pop('_engine')} against {s_theirs.pop('_engine')}"
                 problems = compare(mine, theirs)
                 if s_mine != s_theirs:
                     problems.append("the summaries differ")
                 files = len(list(mine.iterdir()))
                 if problems:
                     failed += 1
-                    print(f"{preset}: DIFFERENT ({files} records): " + "; ".join(problems))
+                    print(f"{preset}: DIFFERENT ({files} records, {engines}): "
+                          + "; ".join(problems))
                 else:
-                    print(f"{preset}: identical ({files} records, {s_mine['hands']} hands)")
+                    print(f"{preset}: identical ({files} records, {s_mine['hands']} hands, "
+                          f"{engines})")
     except BenchError as exc:
         print(f"check_records: {exc}", file=sys.stderr)
         return 2

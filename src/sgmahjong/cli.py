@@ -25,12 +25,24 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}; see '{self.prog} --help'\n")
 
 
+class _Version(argparse.Action):
+    """``--version``: the version and the engine in use (pure Python or compiled, see
+    :mod:`sgmahjong.fast`), read only when asked (it imports the engine)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from .fast import engine
+        print(f"sgmahjong {__version__} (engine: {engine()})")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="sgmahjong",
         description="Singapore Mahjong: score hands, analyse them, play and simulate games.",
     )
-    parser.add_argument("--version", action="version", version=f"sgmahjong {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the version and which engine runs, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         module = importlib.import_module(f"sgmahjong.commands.{name}")

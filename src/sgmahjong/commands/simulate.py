@@ -118,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
                                workers=args.workers, quick=args.quick,
                                records=args.records, progress=progress)
     if args.json:
-        print(json.dumps(summary.to_json(), ensure_ascii=False))
+        from ..fast import engine
+        print(json.dumps({**summary.to_json(), "engine": engine()}, ensure_ascii=False))
     else:
         _print(summary)
     if summary.interrupted:
