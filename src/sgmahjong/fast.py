@@ -136,8 +136,7 @@ def _extensions(pkg: Path) -> list[Path]:
     module's source, and the shared library the build put in the parent folder (named in
     the build record: the parent may be a site-packages holding other projects' files)."""
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    found = [p for m in MODULES
-             for p in _source(pkg.parent, m).parent.glob(m.rsplit(".", 1)[1] + ".*" + suffix)]
+    found = [_source(pkg.parent, m).with_suffix(suffix) for m in MODULES]
     found += [pkg.parent / name for name in _record(pkg).get("shared", [])
               if "/" not in name and name.endswith(suffix)]
     return [p for p in found if p.is_file()]

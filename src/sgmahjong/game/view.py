@@ -8,7 +8,7 @@ never another seat's concealed tiles or the order of the wall.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from ..hand import Hand
 from ..rules.model import Ruleset
@@ -16,7 +16,18 @@ from ..tiles import Seat, Tile
 from .state import DeclaredSet, Phase, TableState
 from .wall import KIND, NUM_TILES
 
+T = TypeVar("T")
 
+
+def _python_class(cls: type[T]) -> type[T]:
+    """Marks a class that stays an ordinary Python class when this module is compiled
+    (:mod:`sgmahjong.fast`: mypyc leaves classes with decorators it does not know as
+    Python classes), so that views can be filled in their unfrozen twins there too: a
+    compiled frozen dataclass is still built through the dataclass's Python ``__init__``."""
+    return cls
+
+
+@_python_class
 @dataclass(frozen=True, slots=True)
 class SeatView:
     """The public part of one seat."""
@@ -29,6 +40,7 @@ class SeatView:
     score: int
 
 
+@_python_class
 @dataclass(frozen=True, slots=True)
 class PlayerView:
     """One seat's view of the table. ``turn`` is the seat on turn or offering ``window_tile``."""
@@ -67,6 +79,7 @@ class PlayerView:
                     tuple(m.meld for m in me.melds), me.bonus)
 
 
+@_python_class
 class _Unfrozen:
     """:class:`PlayerView`'s slot layout without its frozen ``__setattr__``. A view is filled
     in here and then given its class (CPython allows that between classes with the same
@@ -78,6 +91,7 @@ class _Unfrozen:
     __slots__ = PlayerView.__slots__
 
 
+@_python_class
 class _UnfrozenSeat:
     """:class:`SeatView`'s slots, filled in the same way (one is rebuilt at most events)."""
 
