@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
+from typing import Final
 
 from .errors import TileCountError, TileTextError
 
@@ -198,13 +199,14 @@ class Seat(IntEnum):
     @property
     def next(self) -> Seat:
         """The seat to the right, who plays next."""
-        return Seat((self + 1) % 4)
+        return _SEATS[(self + 1) % 4]   # not Seat(...): calling an enum class is slow
 
     def distance_from(self, other: Seat) -> int:
         """How many turns after ``other`` this seat plays (0-3)."""
         return (self - other) % 4
 
 
+_SEATS: Final[tuple[Seat, ...]] = tuple(Seat)
 _SUIT_NAMES = {"m": ("Characters", "萬"), "p": ("Circles", "筒"), "s": ("Bamboo", "索")}
 _CN_DIGITS = "一二三四五六七八九"
 _HONOURS = [
