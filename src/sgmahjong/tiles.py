@@ -23,8 +23,8 @@ from typing import Final
 from .errors import TileCountError, TileTextError
 
 SUIT_LETTERS = "mpszfga"
-NUM_KINDS = 46
-NUM_PLAYING_KINDS = 34
+NUM_KINDS: Final = 46
+NUM_PLAYING_KINDS: Final = 34
 
 
 class Tile(IntEnum):
@@ -219,7 +219,7 @@ _BONUS = [
     ("Cat", "貓"), ("Mouse", "鼠"), ("Rooster", "雞"), ("Centipede", "蜈蚣"),
 ]
 
-_SUIT: list[str] = []
+_SUIT: Final[list[str]] = []
 _NUMBER: list[int] = []
 _ENGLISH: list[str] = []
 _CHINESE: list[str] = []
@@ -248,12 +248,13 @@ _ALIASES = [
     ("N", Tile.NORTH), ("G", Tile.GREEN), ("R", Tile.RED),
 ]
 
-ALL_TILES: tuple[Tile, ...] = tuple(Tile)
-PLAYING_TILES: tuple[Tile, ...] = ALL_TILES[:34]
-BONUS_TILES: tuple[Tile, ...] = ALL_TILES[34:]
-WINDS: tuple[Tile, ...] = ALL_TILES[27:31]
-DRAGONS: tuple[Tile, ...] = ALL_TILES[31:34]
-TERMINALS_AND_HONOURS: tuple[Tile, ...] = tuple(t for t in PLAYING_TILES if t.is_terminal_or_honour)
+ALL_TILES: Final[tuple[Tile, ...]] = tuple(Tile)
+PLAYING_TILES: Final[tuple[Tile, ...]] = ALL_TILES[:34]
+BONUS_TILES: Final[tuple[Tile, ...]] = ALL_TILES[34:]
+WINDS: Final[tuple[Tile, ...]] = ALL_TILES[27:31]
+DRAGONS: Final[tuple[Tile, ...]] = ALL_TILES[31:34]
+TERMINALS_AND_HONOURS: Final[tuple[Tile, ...]] = tuple(
+    t for t in PLAYING_TILES if t.is_terminal_or_honour)
 
 
 def copies_in_set(tile: Tile) -> int:

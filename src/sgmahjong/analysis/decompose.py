@@ -105,7 +105,9 @@ def is_regular_complete(counts: Sequence[int]) -> bool:
 
 
 # What a suit's nine counts can be: no tiles or sets only, sets plus the eye, or neither.
-_SETS_ONLY, _EYE, _BAD = 0, 1, 2
+_SETS_ONLY: Final = 0
+_EYE: Final = 1
+_BAD: Final = 2
 
 
 @cache

@@ -75,7 +75,9 @@ _CONCEALED_KONG: Final = tuple(Kong(t, "concealed") for t in _TILES)
 _ADDED_KONG: Final = tuple(Kong(t, "added") for t in _TILES)
 _CLAIMED_KONG: Final = tuple(Kong(t, "claimed") for t in _TILES)
 _CHOW: Final = tuple(Chow(t) for t in _TILES)
-_WIN, _PASS, _PONG = Win(), Pass(), Pong()
+_WIN: Final = Win()
+_PASS: Final = Pass()
+_PONG: Final = Pong()
 
 
 def _turn(v: PlayerView) -> list[Action]:
