@@ -4,6 +4,7 @@ choice is kept for the next game."""
 
 from __future__ import annotations
 
+import io
 import json
 import unicodedata
 from collections.abc import Callable
@@ -13,7 +14,7 @@ import pytest
 from textual.widgets import Static
 
 from sgmahjong.render.labels import face
-from sgmahjong.tiles import Tile
+from sgmahjong.tiles import ALL_TILES, Tile
 from sgmahjong.tui.app import PlayApp
 from sgmahjong.tui.setup import SetupScreen
 from sgmahjong.tui.widgets import TileWidget
@@ -113,3 +114,29 @@ async def test_the_setup_screen_offers_letters(data_dir: Path) -> None:
         assert face(Tile.P5).short == "5Ci"
     saved = json.loads((data_dir / "progress.json").read_text(encoding="utf-8"))
     assert saved["tiles"] == "latin"
+
+
+@pytest.mark.parametrize("preset", ["standard", "garden"])
+def test_pages_in_letters_need_no_chinese_font(preset: str) -> None:
+    """With the tiles in letters, the learning pages leave the Chinese names out too (the
+    terminal has no font for them); in Chinese they are there."""
+    from rich.console import Console
+
+    from sgmahjong.render.labels import set_script
+    from sgmahjong.render.pages import pages
+    from sgmahjong.rules.loading import load_rules
+    from sgmahjong.tui.pages import render_page
+
+    def shown(script: str) -> str:
+        set_script(script)
+        try:
+            console = Console(record=True, width=100, file=io.StringIO())
+            for p in pages(load_rules(preset)):
+                console.print(render_page(p))
+            return console.export_text()
+        finally:
+            set_script("chinese")
+
+    assert cjk(shown("latin")) == []
+    text = shown("chinese")
+    assert all(t.chinese in text for t in ALL_TILES)
