@@ -110,3 +110,13 @@ def test_clean_removes_only_the_build_s_files(tmp_path: Path) -> None:
     assert sorted(fast.clean(pkg)) == sorted(made)
     assert all(p.exists() for p in kept) and not any(p.exists() for p in made)
     assert not (pkg / fast.BUILD_RECORD).exists()
+
+
+def test_building_without_mypy_says_what_to_install(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "mypyc", None)    # as if it were not installed
+    assert fast.main(["build", "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert err == ("sgmahjong.fast: building needs mypy: pip install 'sgmahjong[fast]'\n")
+    assert not (tmp_path / "out").exists()

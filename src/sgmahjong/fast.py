@@ -161,7 +161,7 @@ def build(out: Path | None = None, *, quiet: bool = True) -> Path:
     except ImportError:
         raise BuildError("building needs mypy: pip install 'sgmahjong[fast]'") from None
     src = _package_dir()
-    if out is None:
+    if out is None or out.resolve() == src.parent:
         root = src.parent
     else:
         root = out.resolve()
@@ -211,16 +211,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "build":
         try:
             root = build(args.out, quiet=not args.verbose)
-        except BuildError as exc:
+        except (BuildError, OSError) as exc:
             print(f"sgmahjong.fast: {exc}", file=sys.stderr)
             return 1
-        where = "beside the sources" if args.out is None else f"in {root}"
-        print(f"compiled {len(MODULES)} modules {where}")
-        if args.out is not None:
+        in_place = root == _package_dir().parent
+        print(f"compiled {len(MODULES)} modules "
+              + ("beside the sources" if in_place else f"in {root}"))
+        if not in_place:
             print(f"use it with PYTHONPATH={root}")
         return 0
     if args.command == "clean":
-        gone = clean()
+        try:
+            gone = clean()
+        except OSError as exc:
+            print(f"sgmahjong.fast: {exc}", file=sys.stderr)
+            return 1
         print(f"removed {len(gone)} compiled files")
         return 0
     print(f"engine: {engine()}")

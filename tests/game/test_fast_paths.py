@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
 
 import pytest
 
@@ -92,6 +93,22 @@ def test_shortcuts_match_the_plain_definitions(preset: str) -> None:
             apply(state, e)
             check(state)
 
+
+def test_views_built_by_their_constructors_are_the_same(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """Where a view cannot be given its class (``_twin_works`` is false: a Python without
+    class assignment), views are built by the constructors, and are the same views."""
+    module = sys.modules["sgmahjong.game.view"]
+    if not str(module.__file__).endswith(".py"):
+        pytest.skip("compiled (sgmahjong.fast): the choice is a C constant")
+    monkeypatch.setattr(module, "_TWIN", False)
+    for preset in ("standard", "garden"):
+        rng = random.Random(preset)
+        game = Game.new(preset, seed=3)
+        while not game.ended:
+            for seat in sorted(game.waiting_for()):
+                game.submit(seat, rng.choice(game.legal_actions(seat)))
+            check(game.state)
 
 
 def recording_agent(log: list[tuple[Seat, int, list[object]]], rng: random.Random):

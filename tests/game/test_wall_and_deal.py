@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sgmahjong.game import BonusExposed, Dealt, Drew, Game
-from sgmahjong.game.prng import Xoshiro256, derive_seed, splitmix64
+from sgmahjong.game.prng import Xoshiro256, _shuffle_on_halves, derive_seed, shuffle, splitmix64
 from sgmahjong.game.wall import (
     KIND,
     WallError,
@@ -31,6 +31,24 @@ def test_xoshiro256starstar_reference_vector() -> None:
     rng._s = [1, 2, 3, 4]
     assert [rng.next64() for _ in range(6)] == [
         11520, 0, 1509978240, 1215971899390074240, 1216172134540287360, 607988272756665600]
+
+
+@pytest.mark.parametrize("n", [2, 3, 148, 1000])
+def test_both_forms_of_the_shuffle_are_fisher_yates_with_below(n: int) -> None:
+    # The plain definition: for i from the end, swap with below(i + 1). The inlined 64-bit
+    # form (run as Python) and the one on 32-bit halves (run compiled) give the same order
+    # and leave the generator in the same state.
+    for seed in range(40):
+        plain, rng = list(range(n)), Xoshiro256(seed)
+        for i in range(n - 1, 0, -1):
+            j = rng.below(i + 1)
+            plain[i], plain[j] = plain[j], plain[i]
+        fast, fast_rng = list(range(n)), Xoshiro256(seed)
+        shuffle(fast, fast_rng)
+        halves = list(range(n))
+        state = _shuffle_on_halves(halves, Xoshiro256(seed)._s)
+        assert fast == plain and halves == plain
+        assert fast_rng._s == rng._s and state == rng._s
 
 
 def test_tile_ids_map_four_copies_then_bonus() -> None:

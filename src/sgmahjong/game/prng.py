@@ -80,6 +80,9 @@ def shuffle(items: MutableSequence[T], rng: Xoshiro256) -> None:
     """Fisher-Yates (Durstenfeld) shuffle in place: for i from the end, swap with j in [0, i]
     drawn by :meth:`Xoshiro256.below`. (The generator is inlined here: the same numbers,
     three times faster, since a wall is shuffled for every hand.)"""
+    if _HALVES:
+        rng._s = _shuffle_on_halves(items, rng._s)
+        return
     s0, s1, s2, s3 = rng._s
     m = MASK64
     for i in range(len(items) - 1, 0, -1):
@@ -98,3 +101,45 @@ def shuffle(items: MutableSequence[T], rng: Xoshiro256) -> None:
                 break
         items[i], items[v] = items[v], items[i]
     rng._s = [s0, s1, s2, s3]
+
+
+M32: Final = 0xFFFFFFFF
+# Compiled (sgmahjong.fast), integers past 62 bits are Python objects again and 64-bit
+# arithmetic is slower than in Python; on 32-bit halves it stays native. As Python the
+# halves are slower, so each form runs where it is the fast one (a test checks they agree).
+_HALVES: Final = not __file__.endswith(".py")
+
+
+def _shuffle_on_halves(items: MutableSequence[T], state: list[int]) -> list[int]:
+    """:func:`shuffle` with each 64-bit state word held as two 32-bit halves (``a`` the
+    high, ``b`` the low one), for lists of fewer than 2**32 items; returns the generator's
+    new state."""
+    s0, s1, s2, s3 = state
+    a0, b0, a1, b1 = s0 >> 32, s0 & M32, s1 >> 32, s1 & M32
+    a2, b2, a3, b3 = s2 >> 32, s2 & M32, s3 >> 32, s3 & M32
+    for i in range(len(items) - 1, 0, -1):
+        mask = (1 << i.bit_length()) - 1
+        while True:
+            # x = s1 * 5, then (rotl(x, 7) * 9) & mask: only x's low word after the rotation
+            # is needed, as the mask keeps fewer than 32 bits
+            lo = b1 * 5
+            xh = (a1 * 5 + (lo >> 32)) & M32
+            v = (((((lo & M32) << 7) & M32) | (xh >> 25)) * 9) & mask
+            th = ((a1 << 17) & M32) | (b1 >> 15)   # t = s1 << 17
+            tl = (b1 << 17) & M32
+            a2 ^= a0
+            b2 ^= b0
+            a3 ^= a1
+            b3 ^= b1
+            a1 ^= a2
+            b1 ^= b2
+            a0 ^= a3
+            b0 ^= b3
+            a2 ^= th
+            b2 ^= tl
+            # s3 = rotl(s3, 45): the halves swapped, then rotated by 13
+            a3, b3 = ((b3 << 13) & M32) | (a3 >> 19), ((a3 << 13) & M32) | (b3 >> 19)
+            if v <= i:
+                break
+        items[i], items[v] = items[v], items[i]
+    return [a0 << 32 | b0, a1 << 32 | b1, a2 << 32 | b2, a3 << 32 | b3]
