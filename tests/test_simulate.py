@@ -11,6 +11,7 @@ import pytest
 
 from sgmahjong.cli import main
 from sgmahjong.errors import SgmahjongError
+from sgmahjong.fast import engine
 from sgmahjong.record import check_record, read_record
 from sgmahjong.simulate import ci95, game_seed, simulate
 
@@ -42,6 +43,7 @@ def test_json_summary_has_the_fields_and_standard_points_sum_to_zero(
     s = run_json(capsys, "--games", "2", "--rules", "standard",
                  "--players", "greedy,random,greedy,random")
     assert {"games", "hands", "draws", "hands_per_second", "seats", "patterns"} <= set(s)
+    assert s["engine"] == engine()     # "python", or "compiled" with sgmahjong.fast built
     assert s["games"] == 2 and s["hands"] >= 2 * 16
     assert [p["player"] for p in s["seats"]] == ["greedy", "random", "greedy", "random"]
     for p in s["seats"]:
