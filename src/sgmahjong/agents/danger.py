@@ -172,22 +172,31 @@ def label_of(danger: float) -> str:
 
 @dataclass(frozen=True, slots=True)
 class DiscardDanger:
-    """A discard read against the seats that look ready (``label`` None: none does)."""
+    """A discard read against the seats that look ready (``label`` None: none does).
+    ``chance`` is the deal-in probability (:mod:`sgmahjong.agents.dealin`), whoever looks
+    ready; the label is read from it."""
 
     tile: Tile
     danger: float
     label: str | None
     against: tuple[Threat, ...]     # the ready-looking seats it is not safe against
     safe_by: tuple[str, ...]        # why it is safe against the others
+    chance: float = 0.0
 
 
 def discard_danger(view: PlayerView, tile: Tile, threats: Sequence[Threat] | None = None,
                    history: History | None = None) -> DiscardDanger:
-    """How dangerous throwing ``tile`` is now."""
+    """How dangerous throwing ``tile`` is now: the danger score against the seats that
+    look ready, and the deal-in probability, whose label it carries (safe, some risk or
+    dangerous; None while nobody looks ready)."""
+    # dealin reads the threats of this module: imported here, not at the top
+    from .dealin import dealin, dealin_label
+
     threats = read_threats(view, history) if threats is None else threats
+    chance = dealin(view, tile, threats).probability
     ready = [t for t in threats if t.ready]
     if not ready:
-        return DiscardDanger(tile, 0.0, None, (), ())
+        return DiscardDanger(tile, 0.0, None, (), (), chance)
     d = tile_danger(view, tile, ready)
     against = tuple(t for t in ready if tile not in t.safe)
     why = []
@@ -196,10 +205,11 @@ def discard_danger(view: PlayerView, tile: Tile, threats: Sequence[Threat] | Non
             why.append(f"{t.name} threw it")
         elif tile in t.passed:
             why.append(f"{t.name} let it pass")
-    label = label_of(d)
+    label = dealin_label(chance)
     if label == "safe" and not why:
-        why.append("hardly a copy of it is left to wait on")
-    return DiscardDanger(tile, d, label, against, tuple(why))
+        why.append("hardly a copy of it is left to wait on" if _shape(view, tile) < 0.5
+                   else "nothing face up points to it")
+    return DiscardDanger(tile, d, label, against, tuple(why), chance)
 
 
 def safe_in_hand(view: PlayerView, threats: Sequence[Threat]) -> list[Tile]:
