@@ -226,7 +226,8 @@ def threat_sentence(th: Threat, view: PlayerView) -> str:
     head = f"{th.name} looks ready ({th.why})"
     if held:
         return f"{head}; safe against {th.name} in your hand: {tile_list(held)}."
-    return f"{head}; nothing in your hand is safe against {th.name}."
+    # not "nothing is safe": a tile can still be unlikely to be won on (its deal-in chance)
+    return f"{head}; {th.name} has not thrown or let pass any tile in your hand."
 
 
 def bao_cost(rules: Ruleset, winner: Seat, me: Seat) -> int:
