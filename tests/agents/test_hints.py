@@ -249,6 +249,25 @@ def test_the_same_seat_without_its_sets_does_not_look_ready() -> None:
     assert hints(v).threats == ()
 
 
+def test_with_nobody_looking_ready_a_notable_chance_is_still_said() -> None:
+    # Eight playable tiles left and every other seat shows one set: nobody looks ready
+    # (one set out and a short wall is not enough), but a fresh Red Dragon this late is
+    # won on often enough to say so.
+    others = {W: ["pong 222s"], E: ["chow 345m"], N: ["pong 111z"]}
+    discards = {W: "1z9m1s2z4p6s4z1p", E: "1m2p9s9p3z", N: "2z3z4z8p1s"}
+    late = view_of(DANGER_HAND, others=others, discards=discards, live_remaining=8)
+    d = suggest_discard(late)
+    p = dealin(late, Tile.RED).probability
+    assert p >= DANGEROUS
+    assert d is not None and d.tile == Tile.RED and d.danger is None and d.chance == p
+    assert d.safety == ("nobody looks ready, but Red Dragon is not safe: "
+                        f"{in_words(p)} that someone wins on it")
+    # with forty tiles left the same table says nothing
+    early = view_of(DANGER_HAND, others=others, discards=discards, live_remaining=40)
+    assert dealin(early, Tile.RED).probability < DANGEROUS
+    assert suggest_discard(early).safety == ""  # type: ignore[union-attr]
+
+
 def test_a_tile_passed_since_the_seats_own_discard_is_safe_against_it() -> None:
     # West threw the 6 Bamboo last; North then threw a Red Dragon and West did not win on it:
     # under the passed-claim rule West cannot win on the Red Dragon before its next draw.
