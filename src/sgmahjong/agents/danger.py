@@ -9,7 +9,9 @@ latest discards (a hand still building keeps them), and a sudden change of disca
 honours and ends to middle tiles). A tile is *safe* against such a seat when the seat threw
 that kind itself (genbutsu: it rarely waits on a tile it let go) or when the tile was
 thrown by someone since the seat's own latest discard and the seat did not win on it (the
-passed-claim rule bars a win on another copy until its next draw).
+passed-claim rule bars a win on another copy until its next draw). How dangerous a
+discard is gets a score here and a label (safe, some risk, dangerous) read from the deal-in
+probability of :mod:`sgmahjong.agents.dealin`.
 
 >>> from sgmahjong.tiles import Tile
 >>> label_of(0.0), label_of(0.3), label_of(0.7)
@@ -33,7 +35,9 @@ __all__ = ["DANGEROUS", "READY", "SAFE", "DiscardDanger", "History", "Threat", "
            "discard_danger", "discard_history", "label_of", "read_threats", "safe_in_hand",
            "threat_sentence", "tile_danger"]
 
-DANGEROUS = 0.45   # a danger at or above this is called "dangerous"
+# label_of's bands for the score alone; the hints and the review label a discard from its
+# deal-in probability instead (dealin.SAFE, dealin.DANGEROUS)
+DANGEROUS = 0.45   # a danger score at or above this is "dangerous"
 SAFE = 0.1         # below this, "safe"
 READY = 0.5        # a seat whose readiness reaches this looks ready
 
@@ -164,7 +168,8 @@ def tile_danger(view: PlayerView, tile: Tile, threats: Sequence[Threat]) -> floa
 
 
 def label_of(danger: float) -> str:
-    """``"safe"``, ``"some risk"`` or ``"dangerous"``."""
+    """``"safe"``, ``"some risk"`` or ``"dangerous"`` for a danger score (the score's own
+    bands; :func:`discard_danger` labels from the deal-in probability)."""
     if danger < SAFE:
         return "safe"
     return "dangerous" if danger >= DANGEROUS else "some risk"
