@@ -41,11 +41,13 @@ NOT_LATIN = ("*Emoji*", "*emoji*", "*CJK*", "*cjk*", "*SourceHan*", "*Noto*SC-*"
              "*Symbola*", "*unifont*")
 
 
-def fonts_conf(folder: Path, font_dirs: Sequence[str] | None = None) -> Path:
+def fonts_conf(folder: Path, font_dirs: Sequence[str] | None = None,
+               reject: Sequence[str] = NOT_LATIN) -> Path:
     """A fontconfig file (for ``FONTCONFIG_FILE``) that offers only the fonts of ``font_dirs``.
 
     None: the Latin fonts of :data:`LATIN_FONT_DIRS`, with the system's rules (which font
-    stands for sans-serif, system-ui ...); ``()``: no font at all.
+    stands for sans-serif, system-ui ...); ``()``: no font at all. ``reject``: the font files
+    left out even so (by default every font with Chinese, Japanese or emoji glyphs).
     """
     rules = ""
     if font_dirs is None:
@@ -53,7 +55,7 @@ def fonts_conf(folder: Path, font_dirs: Sequence[str] | None = None) -> Path:
         rules = '<include ignore_missing="yes">/etc/fonts/conf.d</include>'
     folder.mkdir(parents=True, exist_ok=True)
     dirs = "".join(f"<dir>{d}</dir>" for d in font_dirs)
-    rejects = "".join(f"<glob>{g}</glob>" for g in NOT_LATIN)
+    rejects = "".join(f"<glob>{g}</glob>" for g in reject)
     conf = folder / "fonts.conf"
     conf.write_text('<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">'
                     f"<fontconfig>{dirs}{rules}<cachedir>{folder / 'cache'}</cachedir>"

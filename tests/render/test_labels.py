@@ -5,7 +5,7 @@ import unicodedata
 
 import pytest
 
-from sgmahjong.render.labels import FACES, KINDS, face
+from sgmahjong.render.labels import FACES, KINDS, face, set_script
 from sgmahjong.render.text import display_width
 from sgmahjong.tiles import ALL_TILES, Tile
 
@@ -88,3 +88,38 @@ def test_animals_have_no_unicode_glyph_and_glyphs_are_unique():
     glyphs = [f.glyph for f in FACES if f.glyph is not None]
     assert [f.tile for f in FACES if f.glyph is None] == [t for t in ALL_TILES if t.is_animal]
     assert len(set(glyphs)) == 42
+
+
+@pytest.fixture
+def latin():
+    set_script("latin")
+    yield
+    set_script("chinese")
+
+
+def test_latin_labels_tell_every_kind_apart_without_chinese_characters(latin):
+    """A terminal with no CJK font: every tile's box (mark above, kind below) and running
+    label is plain ASCII, and no two kinds look the same (the 1 Flower and the 1 Season,
+    5 Characters and 5 Circles differ)."""
+    faces = [face(t) for t in ALL_TILES]
+    assert all((f.text + f.suit_label + f.short).isascii() for f in faces)
+    assert all(display_width(f.suit_label) == 2 for f in faces)
+    assert len({(f.text, f.suit_label) for f in faces}) == len(ALL_TILES)
+    assert len({f.short for f in faces}) == len(ALL_TILES)
+
+
+@pytest.mark.parametrize(("tile", "label", "short"), [
+    (Tile.M5, "Ch", "5Ch"), (Tile.P5, "Ci", "5Ci"), (Tile.S5, "Ba", "5Ba"),
+    (Tile.EAST, "Wd", "E"), (Tile.WHITE, "Dr", "Wh"), (Tile.GREEN, "Dr", "G"),
+    (Tile.PLUM, "Fl", "1Fl"), (Tile.SPRING, "Se", "1Se"), (Tile.MOUSE, "An", "Mo"),
+], ids=lambda v: v.text if isinstance(v, Tile) else None)
+def test_latin_labels(latin, tile, label, short):
+    f = face(tile)
+    assert (f.suit_label, f.short) == (label, short)
+    assert f.english == FACES[tile].english      # sentences name tiles the same way
+
+
+def test_the_script_is_one_of_two():
+    with pytest.raises(ValueError, match="chinese or latin"):
+        set_script("klingon")
+    assert face(Tile.P5).short == "5筒"

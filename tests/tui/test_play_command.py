@@ -22,8 +22,9 @@ def parse(*argv: str) -> argparse.Namespace:
     (["--rules", "nonesuch"], "unknown rules 'nonesuch'"),
     (["--delay", "-1"], "--delay must be 0 or more"),
     (["--claim-timer", "-1"], "--claim-timer must be 0 (no timer) or more"),
+    (["--tiles", "klingon"], "--tiles"),
 ], ids=["two-opponents", "unknown-opponent", "unknown-rules", "negative-delay",
-        "negative-claim-timer"])
+        "negative-claim-timer", "unknown-tiles"])
 def test_bad_options_exit_2_with_one_error(argv: list[str], message: str,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", *argv]) == 2
@@ -38,6 +39,8 @@ def test_options_make_the_config() -> None:
                                "--claim-timer", "3"))
     assert (c.quick, c.opponents, c.seed, c.hints, c.rules, c.ai_delay, c.claim_timer) == (
         True, ("snail", "rabbit", "owl"), 9, False, "garden", 0.5, 3.0)
+    assert config_from_args(parse()).tiles is None          # the saved choice
+    assert config_from_args(parse("--tiles", "latin")).tiles == "latin"
 
 
 def test_default_opponents_are_hedgehog_fox_owl() -> None:

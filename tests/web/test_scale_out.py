@@ -264,6 +264,18 @@ def test_three_servers_play_on_when_the_owner_of_a_table_is_killed(
         s1[0].hold_from = 40          # Ann stops answering in the middle of hand 1
         tasks = [asyncio.create_task(s.run()) for s in s1 + s2]
         await wait_until(lambda: all(s.ws is not None for s in s1 + s2), 10, "sockets")
+        # who sits connected is known where the table is played (A), and every other server
+        # shows the same: Ann and Bob are connected through B and C, the AI seats are not
+        async with httpx.AsyncClient(timeout=10) as http:
+            async def connected(base: str) -> list[bool]:
+                seats = (await http.get(f"{base}/api/tables/{t1['table_id']}")).json()["seats"]
+                return [x["connected"] for x in seats]
+            want = [True, True, False, False]
+            end = time.monotonic() + 10
+            while await connected(a) != want and time.monotonic() < end:
+                await asyncio.sleep(0.05)     # the relayed hellos reach A
+            assert await connected(a) == want
+            assert await connected(b) == want and await connected(c) == want
         await start(c, t1["table_id"], t1["token"])   # started through C
         await start(a, t2["table_id"], t2["token"])
         t0 = time.monotonic()

@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from ..errors import SgmahjongError
+from ..render.labels import SCRIPTS
 from ..rules.loading import PRESETS
 from .terminal import HelpFormatter
 
@@ -24,9 +25,11 @@ examples:
   sgmahjong play --rules garden --seed 7 --no-hints
 
 At the table: arrow keys move along your tiles, Enter picks and Enter again throws;
-W win, P pong, C chow, K kong, S skip, H hints, R the rules pages, ? all keys. New to
-the game? Press L on the setup screen for a guided first hand. Every game is saved as a
-match record (JSON Lines) in your data folder (set SGMAHJONG_DATA_DIR to change it).
+W win, P pong, C chow, K kong, S skip, H hints, R the rules pages, ? all keys. T shows
+the tiles in letters (5Ci for 5 Circles) when your terminal shows boxes for 萬 筒 索.
+New to the game? Press L on the setup screen for a guided first hand. Every game is
+saved as a match record (JSON Lines) in your data folder (set SGMAHJONG_DATA_DIR to
+change it).
 """
 
 
@@ -46,6 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--no-hints", action="store_true", help="start with the hints hidden")
     p.add_argument("--delay", type=float, default=0.35, metavar="SECONDS",
                    help="pause after each opponent's move (default 0.35)")
+    p.add_argument("--tiles", metavar="chinese|latin",
+                   help="label tiles 5筒 E東 (chinese) or 5Ci E (latin, for a terminal "
+                        "without Chinese characters); default: the choice saved with T")
     p.add_argument("--claim-timer", type=float, default=0.0, metavar="SECONDS",
                    help="skip a claim offer left unanswered this long (default: no timer)")
     p.set_defaults(func=run)
@@ -71,11 +77,13 @@ def config_from_args(args: argparse.Namespace) -> PlayConfig:
         raise PlayOptionError("--seed must be 0 or more")
     if args.delay < 0:
         raise PlayOptionError("--delay must be 0 or more")
+    if args.tiles is not None and args.tiles not in SCRIPTS:
+        raise PlayOptionError(f"--tiles must be chinese or latin, not {args.tiles!r}")
     if args.claim_timer < 0:
         raise PlayOptionError("--claim-timer must be 0 (no timer) or more")
     return PlayConfig(rules=args.rules, quick=args.quick, opponents=opponents, seed=args.seed,
                       hints=not args.no_hints, ai_delay=args.delay,
-                      claim_timer=args.claim_timer)
+                      claim_timer=args.claim_timer, tiles=args.tiles)
 
 
 def run(args: argparse.Namespace) -> int:

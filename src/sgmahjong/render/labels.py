@@ -132,7 +132,36 @@ def _make(tile: Tile) -> TileFace:
 
 
 FACES: tuple[TileFace, ...] = tuple(_make(t) for t in ALL_TILES)
-"""The face of every tile kind, indexed by ``Tile``."""
+"""The face of every tile kind, indexed by ``Tile`` (the Chinese labels)."""
+
+SCRIPTS = ("chinese", "latin")
+"""How the terminal labels a tile: ``chinese`` (5筒, E東) or ``latin`` (5Ci, E), for a
+terminal whose font has no Chinese characters."""
+
+# Two columns under the tile's mark, as the Chinese character takes: the kind in letters
+_LATIN_LABEL = {"characters": "Ch", "circles": "Ci", "bamboo": "Ba", "wind": "Wd",
+                "dragon": "Dr", "flower": "Fl", "season": "Se", "animal": "An"}
+
+LATIN_LEGEND = ("Ch Characters · Ci Circles · Ba Bamboo · Wd Wind · Dr Dragon · "
+                "Fl Flower · Se Season · An Animal")
+"""What the Latin labels stand for, for the terminal's key help."""
+
+
+def _latin(f: TileFace) -> TileFace:
+    label = _LATIN_LABEL[f.kind]
+    # a number needs its kind beside it; a wind, dragon or animal mark is whole already
+    short = f.text + label if f.tile.is_suited or (f.tile.is_bonus and not f.tile.is_animal) \
+        else f.text
+    return TileFace(tile=f.tile, text=f.text, suit_label=label, kind=f.kind, colour=f.colour,
+                    term_colour=f.term_colour, chinese=f.chinese, english=f.english,
+                    short=short, glyph=f.glyph)
+
+
+LATIN_FACES: tuple[TileFace, ...] = tuple(_latin(f) for f in FACES)
+"""The face of every tile kind with Latin labels only (``"5Ci"``, ``"1Fl"``, ``"E"``)."""
+
+_faces = {"chinese": FACES, "latin": LATIN_FACES}
+_current: list[tuple[TileFace, ...]] = [FACES]
 
 BACK_GLYPH = "\N{MAHJONG TILE BACK}"
 BACK_COLOUR = "#2e7d5b"
@@ -140,5 +169,25 @@ BACK_COLOUR = "#2e7d5b"
 
 
 def face(tile: Tile) -> TileFace:
-    """The face of one tile kind."""
-    return FACES[tile]
+    """The face of one tile kind, in the script chosen with :func:`set_script`."""
+    return _current[0][tile]
+
+
+def set_script(script: str) -> None:
+    """Label tiles in ``script`` (one of :data:`SCRIPTS`) from now on, in this process.
+
+    The terminal's choice: the SVG tiles carry their own marks and do not change.
+
+    >>> set_script("latin"); face(Tile.P5).short, face(Tile.PLUM).short, face(Tile.RED).short
+    ('5Ci', '1Fl', 'R')
+    >>> set_script("chinese"); face(Tile.P5).short
+    '5筒'
+    """
+    if script not in _faces:
+        raise ValueError(f"no tile script {script!r}: choose {' or '.join(SCRIPTS)}")
+    _current[0] = _faces[script]
+
+
+def script() -> str:
+    """The script tiles are labelled in now."""
+    return "latin" if _current[0] is LATIN_FACES else "chinese"

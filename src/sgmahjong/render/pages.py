@@ -21,6 +21,7 @@ table in play does, preset or house-rule file alike. Tile names come from
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -151,6 +152,35 @@ def page_ids(rules: Ruleset) -> list[str]:
 
 def pages(rules: Ruleset) -> list[Page]:
     return [page(p, rules) for p in page_ids(rules)]
+
+
+def is_chinese(text: str) -> bool:
+    """Whether ``text`` is Chinese characters (a name such as 門風), which need a CJK font.
+
+    >>> is_chinese("門風"), is_chinese("Seat Wind"), is_chinese("")
+    (True, False, False)
+    """
+    return bool(text.strip()) and all(unicodedata.east_asian_width(ch) in "WF" or ch == " "
+                                      for ch in text)
+
+
+def chinese_columns(table: Table) -> frozenset[int]:
+    """The columns of a table that hold Chinese names only."""
+    return frozenset(i for i in range(len(table.headers))
+                     if table.rows and all(is_chinese(r[i]) for r in table.rows))
+
+
+def without_chinese(block: Block) -> Block:
+    """The block with its Chinese names left out, for a screen that has no font for them:
+    a table's Chinese column, a tile card's Chinese line."""
+    if isinstance(block, Table):
+        keep = [i for i in range(len(block.headers)) if i not in chinese_columns(block)]
+        return Table(tuple(block.headers[i] for i in keep),
+                     tuple(tuple(r[i] for i in keep) for r in block.rows), block.caption)
+    if isinstance(block, TileCards):
+        return TileCards(tuple(TileCard(c.tile, tuple(x for x in c.lines if not is_chinese(x)))
+                               for c in block.cards))
+    return block
 
 
 def page(page_id: str, rules: Ruleset) -> Page:

@@ -21,7 +21,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..tiles import ALL_TILES, Tile
 from .glyphs import mark
-from .labels import BACK_COLOUR, IVORY, face
+from .labels import BACK_COLOUR, FACES, IVORY
 
 __all__ = [
     "BACK_ID",
@@ -211,14 +211,14 @@ _FA = ("M1 3 H9 M4.1 0.3 C4 4.2 3 7.6 0.5 9.8 M6.6 0.5 L7.7 1.9 M4.3 5.2 H8.2 "
 
 
 def _characters(tile: Tile) -> str:
-    return (mark(face(tile).text, _CX, 21, height=27, colour=_INK)
+    return (mark(FACES[tile].text, _CX, 21, height=27, colour=_INK)
             + _strokes(_WAN, _CX, 55, 33, _RED, 0.85))
 
 
 def _indexed(tile: Tile, picture: str) -> str:
     """A Circles or Bamboo picture made room for its number in the top-left corner: the
     picture shrinks towards the bottom-right corner, so the pips stay whole and countable."""
-    f = face(tile)
+    f = FACES[tile]
     return (f'<g transform="translate(56 74) scale(0.78) translate(-56 -74)">{picture}</g>'
             + mark(f.text, 9, 11.5, height=17, colour=f.colour))
 
@@ -231,13 +231,13 @@ def _wind(tile: Tile) -> str:
     needle = (f'<g transform="translate({_n(_CX)} 60) rotate({_ARROWS[tile]})">'
               + _el("path", d="M0 -10.5 L5 3 L0 0 L-5 3 Z", fill=_RED)
               + _el("circle", cx=0, cy=0, r=1.6, fill=_INK) + "</g>")
-    return (mark(face(tile).text, _CX, 27, height=32, colour=_INK)
+    return (mark(FACES[tile].text, _CX, 27, height=32, colour=_INK)
             + _el("circle", cx=_CX, cy=60, r=12, fill="none", stroke=_BLUE, stroke_width=1.6)
             + needle)
 
 
 def _dragon(tile: Tile) -> str:
-    f = face(tile)
+    f = FACES[tile]
     if tile is Tile.WHITE:
         return (_el("rect", x=10, y=11, width=40, height=55, rx=3, fill="none",
                     stroke=f.colour, stroke_width=3.2)
@@ -317,7 +317,7 @@ _BONUS_PICTURES = {
 
 def _bonus(tile: Tile) -> str:
     """A flower or season: its seat and F or S over a picture of the flower or season."""
-    f = face(tile)
+    f = FACES[tile]
     picture = _BONUS_PICTURES[tile](f.colour)
     return (mark(mark_text(tile), _CX, 16, height=19, colour=f.colour)
             + f'<g transform="translate(6 24) scale(2)">{picture}</g>')
@@ -384,7 +384,7 @@ _ANIMAL_EMBLEMS = {Tile.CAT: _cat, Tile.MOUSE: _mouse, Tile.ROOSTER: _rooster,
 
 
 def _animal(tile: Tile) -> str:
-    f = face(tile)
+    f = FACES[tile]
     return _ANIMAL_EMBLEMS[tile](f.colour) + mark(f.text, _CX, 56, height=19, colour=f.colour)
 
 
@@ -419,7 +419,7 @@ def mark_text(tile: Tile) -> str:
     >>> mark_text(Tile.P8), mark_text(Tile.GREEN), mark_text(Tile.AUTUMN), mark_text(Tile.CAT)
     ('8', 'G', '3S', 'Ca')
     """
-    text = face(tile).text
+    text = FACES[tile].text
     if tile.is_flower:
         return text + "F"
     if tile.is_season:

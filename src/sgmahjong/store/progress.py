@@ -1,4 +1,5 @@
-"""The practice-ladder progress file: stars earned at each table, kept as JSON between runs.
+"""The practice-ladder progress file: stars earned at each table (and the tile labels the
+player chose), kept as JSON between runs.
 
 The data directory is ``$SGMAHJONG_DATA_DIR`` when set (tests use it), else the platform's
 user data directory for ``sgmahjong``.
@@ -41,6 +42,7 @@ class Progress:
     """Stars earned per ladder table id (each star a goal id such as ``"win"``)."""
 
     stars: dict[str, set[str]] = field(default_factory=dict)
+    tiles: str = "chinese"   # the terminal's tile labels: "chinese" (5筒) or "latin" (5Ci)
 
     @property
     def total(self) -> int:
@@ -59,7 +61,8 @@ class Progress:
 
     def to_json(self) -> dict[str, object]:
         return {"version": VERSION,
-                "stars": {t: sorted(g) for t, g in sorted(self.stars.items()) if g}}
+                "stars": {t: sorted(g) for t, g in sorted(self.stars.items()) if g},
+                "tiles": self.tiles}
 
     @classmethod
     def from_json(cls, data: object) -> Progress:
@@ -69,7 +72,8 @@ class Progress:
             for table, goals in data["stars"].items():
                 if isinstance(table, str) and isinstance(goals, list):
                     stars[table] = {g for g in goals if isinstance(g, str)}
-        return cls(stars)
+        tiles = data.get("tiles") if isinstance(data, dict) else None
+        return cls(stars, tiles if tiles in ("chinese", "latin") else "chinese")
 
 
 def load_progress(path: Path | None = None) -> Progress:

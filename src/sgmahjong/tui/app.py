@@ -10,6 +10,7 @@ from textual.worker import Worker, WorkerState
 
 from ..errors import SgmahjongError
 from ..game import Game, Won
+from ..render.labels import LATIN_LEGEND, script, set_script
 from ..rules.model import Ruleset
 from ..store.progress import Progress, load_progress, save_progress
 from .clock import AppClock, Clock
@@ -37,6 +38,7 @@ class PlayApp(App[None]):
         self.skip_setup = skip_setup
         self.progress_path = progress_path
         self.progress: Progress = load_progress(progress_path)
+        self._script_before = script()
         self.session: Session | None = None
         self.clock: Clock = AppClock(self) if clock is None else clock
         self.tables_ready = False
@@ -47,7 +49,31 @@ class PlayApp(App[None]):
         s = self.session
         return (self.config if s is None else s.config).ai_delay
 
+    def on_unmount(self) -> None:
+        # the labels are the process's: leave them as they were found
+        set_script(self._script_before)
+
+    def action_toggle_tiles(self) -> None:
+        """Label the tiles in letters or in Chinese (T): a terminal whose font has no
+        Chinese characters shows boxes for 萬 筒 索. The choice is saved for next time."""
+        now = "chinese" if script() == "latin" else "latin"
+        set_script(now)
+        self.progress.tiles = now
+        try:
+            save_progress(self.progress, self.progress_path)
+        except OSError as exc:
+            self.notify(f"The choice could not be saved: {exc}", severity="warning")
+        if now == "latin":
+            self.notify(LATIN_LEGEND + ". T: Chinese again.", title="Tiles in letters")
+        else:
+            self.notify("Tiles in Chinese: 萬 Characters, 筒 Circles, 索 Bamboo. "
+                        "T: letters again.", title="Tiles in Chinese")
+        redraw = getattr(self.screen, "redraw_tiles", None)
+        if redraw is not None:
+            redraw()
+
     def on_mount(self) -> None:
+        set_script(self.config.tiles or self.progress.tiles)
         if self.skip_setup:
             # the test hook: straight to the table, the tables loaded first
             _prepare_tables()

@@ -37,6 +37,8 @@ KEYS_TEXT = """\
   Esc        put the picked tile back
   H          show or hide the hints
   R          how to play, the rules used here, the tai table, the tiles
+  T          tiles in letters (5Ci: 5 Circles) or in Chinese (5筒): for a
+             terminal that shows boxes instead of Chinese characters
   ?          this help
   Q          leave the table (back to the setup)
 

@@ -19,14 +19,30 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ..render.pages import Block, Bullets, Heading, Page, Para, Table, TileCards, TileRow, pages
+from ..render.labels import script
+from ..render.pages import (
+    Block,
+    Bullets,
+    Heading,
+    Page,
+    Para,
+    Table,
+    TileCards,
+    TileRow,
+    pages,
+    without_chinese,
+)
 from ..render.text import boxes_row, markup, tile_box
 from ..rules.model import Ruleset
 from ..tiles import parse_tiles
 
 
 def render_block(block: Block) -> RenderableType:
-    """One block of a page as a Rich renderable."""
+    """One block of a page as a Rich renderable (with tiles in letters, no Chinese names:
+    the terminal has no font for them)."""
+    latin = script() == "latin"
+    if latin:
+        block = without_chinese(block)
     if isinstance(block, Heading):
         style = "bold underline" if block.level <= 2 else "bold"
         return Text(("\n" if block.level <= 2 else "") + block.text, style=style)
@@ -51,8 +67,8 @@ def render_block(block: Block) -> RenderableType:
         tiles.overflow = "crop"
         return Group(tiles, Text(block.caption, style="dim"))
     if isinstance(block, TileCards):
-        t = RichTable("Tile", "Name", "Chinese", "Notation", box=None, padding=(0, 2, 0, 0),
-                      header_style="dim")
+        heads = ("Tile", "Name", "Notation") if latin else ("Tile", "Name", "Chinese", "Notation")
+        t = RichTable(*heads, box=None, padding=(0, 2, 0, 0), header_style="dim")
         for card in block.cards:
             tile = parse_tiles(card.tile)[0]
             t.add_row(Text.from_markup(markup(tile, on_tile=True)),

@@ -88,6 +88,7 @@ class PlayConfig:
     walls: Sequence[str | Sequence[Tile]] = ()
     record_dir: Path | None = None
     player_name: str = "you"
+    tiles: str | None = None  # "chinese" or "latin" tile labels; None: the player's saved choice
 
 
 class Session:

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 INTRO = ("[b]Singapore Mahjong[/] · play three garden animals, with hints that teach you")
 
 GUIDE = ("[b]New to mahjong?[/] Press [b]L[/] for a guided first hand, or [b]R[/] for how "
-         "to play, the rules used here, the tai table and the tiles. Make four sets and a "
-         "pair; the hints (H) show where your tai can come from.")
+         "to play, the rules used here, the tai table and the tiles. Tiles are marked "
+         "萬 筒 索: boxes instead? Press [b]T[/] for letters.")
 
 
 class SetupScreen(Screen[None]):
@@ -60,6 +60,7 @@ class SetupScreen(Screen[None]):
         Binding("g", "start", "Start my game"),
         Binding("l", "lesson", "Guided hand"),
         Binding("r", "pages", "Rules"),
+        Binding("t", "app.toggle_tiles", "Tile letters"),
         Binding("question_mark", "help", "Keys"),
         Binding("q", "app.quit", "Quit"),
     ]

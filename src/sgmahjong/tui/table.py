@@ -112,6 +112,7 @@ class TableScreen(Screen[None]):
         Binding("h", "toggle_hints", "Hints"),
         Binding("r", "pages", "Rules"),
         Binding("question_mark", "help", "Keys"),
+        Binding("t", "app.toggle_tiles", "Tiles", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
 
@@ -597,6 +598,12 @@ class TableScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
+
+    def redraw_tiles(self) -> None:
+        """Draw every tile again (the labels changed script)."""
+        for w in self.query(TileWidget):
+            w.tile = None
+        self.refresh_table()
 
     def action_pages(self) -> None:
         """The learning pages for this table's rules; the hand waits underneath, and a

@@ -307,7 +307,7 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
-        return (await table_or_404(table_id)).info()
+        return await (await table_or_404(table_id)).live_info()
 
     @app.post("/api/tables/{table_id}/join", response_model=None)
     async def join(table_id: str, body: JoinBody) -> dict[str, Any] | JSONResponse:
@@ -316,7 +316,8 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
             player, token = await lobby.join(rt, body.name, body.player)
         except TableError as exc:
             return refuse(exc)
-        return {"table_id": rt.id, "player": player, "token": token, "table": rt.info()}
+        return {"table_id": rt.id, "player": player, "token": token,
+                "table": await rt.live_info()}
 
     @app.post("/api/tables/{table_id}/start", response_model=None)
     async def start(table_id: str,
@@ -331,7 +332,7 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
             await rt.start(player)
         except TableError as exc:
             return refuse(exc)
-        return rt.info()
+        return await rt.live_info()
 
     @app.get("/api/tables/{table_id}/record", response_model=None)
     async def record(table_id: str) -> Response:

@@ -32,6 +32,8 @@ from ..render.pages import (
     Table,
     TileCards,
     TileRow,
+    chinese_columns,
+    is_chinese,
     page,
     page_ids,
 )
@@ -65,8 +67,13 @@ def block_html(b: Block) -> str:
     if isinstance(b, Bullets):
         return "<ul>" + "".join(f"<li>{escape(i)}</li>" for i in b.items) + "</ul>"
     if isinstance(b, Table):
-        head = "".join(f"<th>{escape(h)}</th>" for h in b.headers)
-        rows = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>"
+        # a column of Chinese names is marked, so a device without a font for them can
+        # leave it out (cjk.js) rather than show boxes
+        zh = chinese_columns(b)
+        mark = [' class="zh" lang="zh-Hant"' if i in zh else "" for i in range(len(b.headers))]
+        head = "".join(f"<th{m}>{escape(h)}</th>" for h, m in zip(b.headers, mark, strict=True))
+        rows = "".join("<tr>" + "".join(f"<td{m}>{escape(c)}</td>"
+                                        for c, m in zip(r, mark, strict=True)) + "</tr>"
                        for r in b.rows)
         cap = f"<caption>{escape(b.caption)}</caption>" if b.caption else ""
         return f'<table class="learn-table">{cap}<thead><tr>{head}</tr></thead>' \
@@ -80,8 +87,9 @@ def block_html(b: Block) -> str:
         cards = "".join(
             f'<div class="card" data-testid="tile-card" data-tile="{escape(c.tile)}">'
             f"{_tile(c.tile)}<span class=\"en\">{escape(c.lines[0])}</span>"
-            + "".join(f'<span class="more" lang="{"zh-Hant" if i == 0 else "en"}">'
-                      f"{escape(x)}</span>" for i, x in enumerate(c.lines[1:]))
+            + "".join(f'<span class="more zh" lang="zh-Hant">{escape(x)}</span>'
+                      if is_chinese(x) else f'<span class="more" lang="en">{escape(x)}</span>'
+                      for x in c.lines[1:])
             + "</div>" for c in b.cards)
         return f'<div class="cards">{cards}</div>'
     raise TypeError(f"no HTML for {type(b).__name__}")
@@ -120,6 +128,7 @@ _SHELL = """<!doctype html>
 <title>{title} · Singapore Mahjong</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/static/learn.css">
+<script src="/static/cjk.js" defer></script>
 </head>
 <body>
 {sprites}
@@ -128,6 +137,8 @@ _SHELL = """<!doctype html>
 <main class="learn" data-testid="learn-page" data-page="{page}">
 {chooser}
 <h1>{title}</h1>
+<p class="no-cjk-note" data-testid="no-cjk-note">This device has no font for Chinese
+characters, so the Chinese names are left out here.</p>
 {body}
 <p class="back">{back}</p>
 </main>

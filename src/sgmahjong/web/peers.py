@@ -51,6 +51,7 @@ log = logging.getLogger("sgmahjong.web.peers")
 T = TypeVar("T")
 
 CALL_TIMEOUT = 10.0       # seconds a relayed join or start waits for the owner's answer
+INFO_TIMEOUT = 2.0        # seconds a relayed look at a table waits before the stored facts
 STALE = ("the table moved to another server while your message was on its way: answer "
          "its next request")
 
@@ -128,6 +129,16 @@ class RemoteTable:
 
     def info(self) -> dict[str, Any]:
         return self._snapshot().info()
+
+    async def live_info(self) -> dict[str, Any]:
+        """The table as its owner sees it, who is connected included; the stored facts
+        (nobody connected) when the owner does not answer in time."""
+        try:
+            reply = await self.lobby.call(self.id, "info", {}, timeout=INFO_TIMEOUT)
+        except TableError:
+            return self.info()
+        table = reply.get("table")
+        return table if isinstance(table, dict) else self.info()
 
     @property
     def rules(self) -> Ruleset:
@@ -471,6 +482,8 @@ class PeerLobby(Lobby):
             if p.get("op") == "start":
                 await rt.start(int(p["player"]))
                 return {}
+            if p.get("op") == "info":
+                return {"table": rt.info()}
         except TableError as exc:
             return {"error": exc.code, "message": str(exc)}
         return {"error": "bad-call", "message": f"unknown call {p.get('op')!r}"}
@@ -508,7 +521,8 @@ class PeerLobby(Lobby):
         finally:
             self._outbox_busy = False
 
-    async def call(self, tid: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
+    async def call(self, tid: str, op: str, args: dict[str, Any], *,
+                   timeout: float = CALL_TIMEOUT) -> dict[str, Any]:
         """Ask the table's owner to do ``op``; its answer, or the :class:`TableError` it
         gave."""
         key = f"call:{secrets.token_hex(12)}"
@@ -516,7 +530,7 @@ class PeerLobby(Lobby):
         self.calls[key] = fut
         try:
             self.leases.put_inbox(tid, self.peer, key, "call", {"op": op, **args})
-            reply = await asyncio.wait_for(fut, CALL_TIMEOUT)
+            reply = await asyncio.wait_for(fut, timeout)
         except TimeoutError:
             raise TableError("busy", "the server playing this table did not answer: "
                                      "try again") from None

@@ -263,6 +263,10 @@ class TableRuntime:
             "n": self.n,
         }
 
+    async def live_info(self) -> dict[str, Any]:
+        """:meth:`info` where the table is played (another server's table asks its owner)."""
+        return self.info()
+
     def record(self) -> Record:
         """The match record (every finished hand); the table must be finished."""
         if self.status != "finished":

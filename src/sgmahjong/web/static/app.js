@@ -4,7 +4,7 @@
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
-  const SVGNS = "http://www.w3.org/2000/svg";
+  const { el, parseTiles, tileName, tileSvg, icon, tilesRow } = window.sgmjDom;
   const WINDS = ["East", "South", "West", "North"];
   const S = {
     tableId: null, token: null, player: null, role: null, table: null, view: null,
@@ -14,33 +14,6 @@
   };
 
   // ------------------------------------------------------------------ helpers
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") e.className = v;
-      else if (k === "text") e.textContent = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v === true ? "" : String(v));
-    }
-    for (const kid of kids.flat()) if (kid !== null && kid !== undefined) {
-      e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
-    }
-    return e;
-  }
-  function parseTiles(text) {
-    const out = [];
-    let digits = "";
-    for (const ch of text || "") {
-      if (ch >= "0" && ch <= "9") digits += ch;
-      else { for (const d of digits) out.push(d + ch); digits = ""; }
-    }
-    return out;
-  }
-  function tileName(t) {
-    const title = document.querySelector(`#t-${CSS.escape(t)} title`);
-    return title ? title.textContent : t;
-  }
   // "Ann pays", but "You pay": the lobby's default name is "You"
   function says(who, verb) {
     if (who !== "You") return `${who} ${verb}`;
@@ -48,35 +21,6 @@
     return ["You", first.replace(/s$/, ""), ...rest].join(" ");
   }
   const points = (n) => `${n} point${Math.abs(n) === 1 ? "" : "s"}`;
-  function tileSvg(t) {
-    const svg = document.createElementNS(SVGNS, "svg");
-    svg.setAttribute("class", "tile");
-    svg.setAttribute("viewBox", "0 0 60 80");
-    svg.setAttribute("role", "img");
-    const back = t === null || t === undefined;
-    svg.setAttribute("aria-label", back ? "face-down tile" : tileName(t));
-    svg.dataset.tile = back ? "back" : t;
-    const use = document.createElementNS(SVGNS, "use");
-    use.setAttribute("href", back ? "#t-back" : `#t-${t}`);
-    svg.append(use);
-    return svg;
-  }
-  // An icon from the sprite sheet (drawn, not an emoji: no font needed); the words around
-  // it or the button's aria-label name it.
-  function icon(name) {
-    const svg = document.createElementNS(SVGNS, "svg");
-    svg.setAttribute("class", "icon");
-    svg.setAttribute("viewBox", "0 0 24 24");
-    svg.setAttribute("aria-hidden", "true");
-    svg.dataset.icon = name;
-    const use = document.createElementNS(SVGNS, "use");
-    use.setAttribute("href", `#i-${name}`);
-    svg.append(use);
-    return svg;
-  }
-  function tilesRow(tiles, cls) {
-    return el("div", { class: `tiles ${cls || ""}` }, tiles.map(tileSvg));
-  }
   function status(text) { $("status").textContent = text; }
   async function api(path, body, token) {
     const opts = { method: body === undefined ? "GET" : "POST", headers: {} };

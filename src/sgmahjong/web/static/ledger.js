@@ -10,19 +10,9 @@
     ["four-seasons", "all four Seasons"]];
   const PAIRS = ["cat-mouse", "rooster-centipede", "own-flower-season"];
   const $ = (id) => document.getElementById(id);
+  const { el } = window.sgmjDom;
   const L = { token: null, data: null, revision: null, editing: null, entry: null, timer: null };
 
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") e.className = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const k of kids.flat()) if (k !== null && k !== undefined) e.append(k);
-    return e;
-  }
   const signed = (n) => (n > 0 ? `+${n}` : String(n));
   async function call(method, url, body) {
     const r = await fetch(url, { method, headers: body === undefined ? {} : { "Content-Type": "application/json" },

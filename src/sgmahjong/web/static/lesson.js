@@ -5,37 +5,12 @@
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
-  const SVGNS = "http://www.w3.org/2000/svg";
+  const { parseTiles, tileName, tileSvg } = window.sgmjDom;
   const NAMES = ["You", "Snail", "Rabbit", "Hedgehog"];
   const WINDS = ["East", "South", "West", "North"];
   const WHERE = ["", "on your right", "across", "on your left"];
   const L = { steps: [], step: 0, picked: null, cursor: 0, done: false };
 
-  function parseTiles(text) {
-    const out = [];
-    let digits = "";
-    for (const ch of text || "") {
-      if (ch >= "0" && ch <= "9") digits += ch;
-      else { for (const d of digits) out.push(d + ch); digits = ""; }
-    }
-    return out;
-  }
-  function tileName(t) {
-    const title = document.querySelector(`#t-${CSS.escape(t)} title`);
-    return title ? title.textContent : t;
-  }
-  function tileSvg(t) {
-    const svg = document.createElementNS(SVGNS, "svg");
-    svg.setAttribute("class", "tile");
-    svg.setAttribute("viewBox", "0 0 60 80");
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", tileName(t));
-    svg.dataset.tile = t;
-    const use = document.createElementNS(SVGNS, "use");
-    use.setAttribute("href", `#t-${t}`);
-    svg.append(use);
-    return svg;
-  }
   function row(tiles) {
     const d = document.createElement("span");
     d.className = "tiles";

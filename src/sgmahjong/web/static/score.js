@@ -2,7 +2,7 @@
 // Plain JavaScript, no build step; tiles are the inlined sprite sheet (<use href="#t-1m">).
 "use strict";
 (function () {
-  const SVGNS = "http://www.w3.org/2000/svg";
+  const { el, tileName, tileFace } = window.sgmjDom;
   const SEATS = ["E", "S", "W", "N"];
   const WINDS = ["East", "South", "West", "North"];
   const KINDS = [["chow", "Chow"], ["pong", "Pong"], ["kong", "Kong"], ["concealed-kong", "Concealed kong"]];
@@ -27,34 +27,9 @@
     presets: {}, ledger: null, seq: 0, last: null,
   };
 
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") e.className = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const k of kids.flat()) if (k !== null && k !== undefined) e.append(k);
-    return e;
-  }
-  function tileName(t) {
-    const title = document.querySelector(`#t-${CSS.escape(t)} title`);
-    return title ? title.textContent : t;
-  }
-  function tileSvg(t) {
-    const svg = document.createElementNS(SVGNS, "svg");
-    svg.setAttribute("class", "tile");
-    svg.setAttribute("viewBox", "0 0 60 80");
-    svg.setAttribute("aria-hidden", "true");
-    const use = document.createElementNS(SVGNS, "use");
-    use.setAttribute("href", `#t-${t}`);
-    svg.append(use);
-    return svg;
-  }
   function tileButton(t, label, onclick, testid) {
     return el("button", { type: "button", class: "tile-btn", "data-tile": t, "aria-label": label,
-      title: label, "data-testid": testid, onclick }, tileSvg(t));
+      title: label, "data-testid": testid, onclick }, tileFace(t));
   }
 
   // ---- tiles: notation, order and counts (RULES.md, "Tile notation")
@@ -63,7 +38,7 @@
   const copies = (t) => (isBonus(t) ? 1 : 4);
   const order = (a, b) => SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]) || a[0] - b[0];
   const ALIASES = { E: "1z", S: "2z", W: "3z", N: "4z", WH: "5z", G: "6z", R: "7z" };
-  function parseTiles(text) {
+  function readTiles(text) {
     const out = [];
     let digits = "";
     const src = text.trim();
@@ -126,7 +101,7 @@
       if (kind || w === "bonus" || w === "win") {
         const arg = words[++i];
         if (arg === undefined) throw new Error(`"${w}" needs tiles after it`);
-        const tiles = parseTiles(arg);
+        const tiles = readTiles(arg);
         if (w === "win") {
           if (tiles.length !== 1) throw new Error(`"win" takes one tile, not ${tiles.length}`);
           next.win = tiles[0];
@@ -141,7 +116,7 @@
         }
         continue;
       }
-      for (const t of parseTiles(words[i])) (isBonus(t) ? next.bonus : next.concealed).push(t);
+      for (const t of readTiles(words[i])) (isBonus(t) ? next.bonus : next.concealed).push(t);
     }
     Object.assign(S, next);
   }
@@ -216,7 +191,7 @@
     $("melds").replaceChildren(...S.melds.map((m, i) => el("button", { type: "button", class: "meld", "data-testid": "meld",
       "aria-label": `take out the ${m.kind} of ${tileName(m.tiles[0])}`,
       onclick: () => { S.melds.splice(i, 1); update(); } },
-    el("span", { class: "kind" }, m.kind.replace("concealed-kong", "c. kong")), ...m.tiles.map(tileSvg))));
+    el("span", { class: "kind" }, m.kind.replace("concealed-kong", "c. kong")), ...m.tiles.map(tileFace))));
     $("bonus").replaceChildren(...S.bonus.slice().sort(order).map((t) =>
       tileButton(t, `take ${tileName(t)} out`, () => { S.bonus.splice(S.bonus.indexOf(t), 1); update(); }, "bonus-tile")));
     $("win").replaceChildren(...(S.win ? [tileButton(S.win, `take out the winning tile ${tileName(S.win)}`, () => { S.win = null; update(); }, "win-tile")] : []));
@@ -383,6 +358,6 @@
     if (params.get("ledger")) await forLedger(params.get("ledger"));
     update();
   }
-  window.sgmjCalc = { state: S, update, parseTiles };
+  window.sgmjCalc = { state: S, update, readTiles };
   document.addEventListener("DOMContentLoaded", () => { start(); });
 })();
