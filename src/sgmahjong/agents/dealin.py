@@ -33,7 +33,7 @@ from ..game.view import PlayerView
 from ..tiles import Seat, Tile
 from .danger import History, Threat, _shape, read_threats
 
-__all__ = ["DANGEROUS", "FEATURES", "SAFE", "DealIn", "Model", "dealin", "dealin_label",
+__all__ = ["DANGEROUS", "FEATURES", "SAFE", "DealInChance", "Model", "dealin", "dealin_label",
            "features", "in_words", "load_model", "seat_chance"]
 
 # The labels the hints give, from the probability (docs/ai.md): under 1 in 100 a discard is
@@ -151,7 +151,7 @@ def seat_chance(view: PlayerView, tile: Tile, threat: Threat,
 
 
 @dataclass(frozen=True, slots=True)
-class DealIn:
+class DealInChance:
     """A discard's chance of being won on, and each other seat's part of it."""
 
     tile: Tile
@@ -168,7 +168,7 @@ class DealIn:
 
 
 def dealin(view: PlayerView, tile: Tile, threats: Sequence[Threat] | None = None,
-           history: History | None = None, model: Model | None = None) -> DealIn:
+           history: History | None = None, model: Model | None = None) -> DealInChance:
     """The chance that another seat wins on a discard of ``tile`` now (``history``: the
     public order of the hand's discards, :func:`sgmahjong.agents.danger.discard_history`)."""
     threats = read_threats(view, history) if threats is None else threats
@@ -176,7 +176,7 @@ def dealin(view: PlayerView, tile: Tile, threats: Sequence[Threat] | None = None
     miss = 1.0
     for p in by_seat.values():
         miss *= 1.0 - p
-    return DealIn(tile, 1.0 - miss, by_seat)
+    return DealInChance(tile, 1.0 - miss, by_seat)
 
 
 def dealin_label(p: float) -> str:
