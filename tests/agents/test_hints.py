@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from test_levels import E, N, S, W, view_of  # tests/agents is on sys.path (rootdir layout)
 
-from sgmahjong.agents.dealin import DANGEROUS, SAFE, dealin, in_words
+from sgmahjong.agents.danger import read_threats
+from sgmahjong.agents.dealin import DANGEROUS, SAFE, dealin, dealin_label, in_words
 from sgmahjong.agents.evaluation import claim_options
 from sgmahjong.agents.hints import (
     CLOSE,
@@ -239,6 +240,20 @@ def test_earlier_in_the_hand_the_same_tile_carries_some_risk() -> None:
     assert d.safer is None and d.chance == p
     assert (f"Red Dragon carries some risk ({in_words(p)} that someone wins on it)"
             in d.sentence)
+
+
+def test_the_warning_names_only_the_seats_the_tile_is_not_safe_against() -> None:
+    # North also looks ready (three sets out) but threw a Red Dragon: only West is named.
+    north = {N: ["pong 111p", "chow 789p", "pong 555z"]}
+    v = view_of(DANGER_HAND, others={**WEST_SETS, **north},
+                discards={**WEST_DISCARDS, N: "7z3z"}, live_remaining=30)
+    assert [t.seat for t in read_threats(v) if t.ready] == [N, W]
+    d = suggest_discard(v)
+    p = dealin(v, Tile.RED).probability
+    assert d is not None and d.tile == Tile.RED and d.danger == dealin_label(p)
+    assert d.safety.startswith("careful, West looks ready (two sets out and a sudden change "
+                               "from honours and ends to middle tiles): Red Dragon ")
+    assert f"({in_words(p)} that someone wins on it)" in d.safety
 
 
 def test_the_same_seat_without_its_sets_does_not_look_ready() -> None:

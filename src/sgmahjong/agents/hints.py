@@ -308,10 +308,15 @@ def _safety(view: PlayerView, dd: DiscardDanger, threats: Sequence[Threat],
     if dd.label == "safe":
         how = f" ({and_list(list(dd.safe_by))})" if dd.safe_by else ""
         return f"it is safe against {who}, who {verb_} ready{how}: {odds}", None, None
-    against = dd.against or tuple(ready)
-    whys = (against[0].why if len(against) == 1
-            else "; ".join(f"{t.name}: {t.why}" for t in against))
-    head = f"careful, {who} {verb_} ready ({whys})"
+    against = dd.against
+    if against:
+        # name only the seats it is not safe against: the threat lines list every one
+        whys = (against[0].why if len(against) == 1
+                else "; ".join(f"{t.name}: {t.why}" for t in against))
+        verb_ = "looks" if len(against) == 1 else "look"
+        head = f"careful, {and_list([t.name for t in against])} {verb_} ready ({whys})"
+    else:   # safe against every seat that looks ready, yet likely enough to be won on
+        head = f"careful, though {and_list(list(dd.safe_by))}"
     if dd.label == "some risk":
         return f"{head}: {name} carries some risk ({odds})", None, None
     others = {t: discard_danger(view, t, threats) for _, t in scored if t != dd.tile}
