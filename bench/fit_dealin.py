@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sgmahjong.agents import make_agent
+from sgmahjong.agents import agent_names, make_agent
 from sgmahjong.agents.danger import discard_history, read_threats
 from sgmahjong.agents.dealin import FEATURES, Model, features, load_model
 from sgmahjong.game import Game
@@ -180,18 +180,24 @@ def main() -> None:
         opts.seed = 99 if opts.check else 2024
     if opts.hands < 1:
         ap.error("--hands must be at least 1")
+    unknown = [n for n in opts.players.split(",") if n not in agent_names()]
+    if unknown:
+        ap.error(f"--players: no such player {unknown[0]!r} (players: "
+                 f"{', '.join(agent_names())})")
+    model = None
+    if opts.model is not None:
+        try:
+            raw = json.loads(opts.model.read_text())
+            model = Model(tuple(float(raw["coef"][n]) for n in FEATURES))
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            ap.error(f"--model {opts.model}: not a deal-in model of these features ({e})")
     start = time.time()
     data = collect(opts)
     took = time.time() - start
     print(f"{opts.rules}: {opts.hands} hands from seed {opts.seed} ({opts.players}), "
           f"{len(data)} discards in {took:.0f}s")
     if opts.check:
-        if opts.model is not None:
-            raw = json.loads(opts.model.read_text())
-            model = Model(tuple(float(raw["coef"][n]) for n in FEATURES))
-        else:
-            model = load_model()
-        check(data, model)
+        check(data, load_model() if model is None else model)
         return
     x = np.array([x for pairs in data for _, _, x, _ in pairs])
     y = np.array([float(w) for pairs in data for *_, w in pairs])
