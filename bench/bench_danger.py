@@ -4,10 +4,11 @@ or "safe", the share that was a winning tile for another seat at that moment.
 AI players play seeded hands through the engine (the table rotates the field by one seat
 per hand). Before every discard the danger reading of ``sgmahjong.agents.danger`` labels
 the tile from the discarder's own view (with the public order of the discards, as the
-hints use it); after it, the engine says whether another seat could win on it (a Win among
-its legal actions). Prints, per label, the discards, those that were winning tiles, and
-the share with its 95% Wilson interval; "nobody looks ready" is the label the hint leaves
-off.
+hints use it; the label is read from the deal-in probability of
+``sgmahjong.agents.dealin`` while some seat looks ready); after it, the engine says
+whether another seat could win on it (a Win among its legal actions). Prints, per label,
+the discards, those that were winning tiles, and the share with its 95% Wilson interval;
+"nobody looks ready" is the label the hint leaves off.
 
     python bench/bench_danger.py --hands 2000 --procs 2
 """

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from test_levels import E, N, S, W, view_of  # tests/agents is on sys.path (rootdir layout)
 
+from sgmahjong.agents.danger import read_threats
+from sgmahjong.agents.dealin import DANGEROUS, SAFE, dealin, dealin_label, in_words
 from sgmahjong.agents.evaluation import claim_options
 from sgmahjong.agents.hints import (
     CLOSE,
@@ -208,13 +210,19 @@ WEST_DISCARDS = {W: "1z9m1s2z4p6s", E: "1m2p"}
 
 
 def test_a_discard_into_a_seat_that_looks_ready_is_dangerous_and_a_safe_tile_is_offered() -> None:
-    v = view_of(DANGER_HAND, others=WEST_SETS, discards=WEST_DISCARDS)
+    # 30 playable tiles left: late enough that a fresh Red Dragon is won on about 1 in 16
+    v = view_of(DANGER_HAND, others=WEST_SETS, discards=WEST_DISCARDS, live_remaining=30)
     d = suggest_discard(v)
+    red, nine = dealin(v, Tile.RED), dealin(v, Tile.M9)
+    assert red.probability >= DANGEROUS and nine.probability < SAFE
     assert d is not None and d.tile == Tile.RED and d.danger == "dangerous"
     assert d.safer == Tile.M9
+    assert d.chance == red.probability and d.safer_chance == nine.probability
     assert ("careful, West looks ready (two sets out and a sudden change from honours and "
-            "ends to middle tiles): Red Dragon is dangerous; 9 Characters is safe (West threw "
-            "it), though it leaves you 2 tiles away from ready") in d.sentence
+            f"ends to middle tiles): Red Dragon is dangerous ({in_words(red.probability)} "
+            "that someone wins on it); 9 Characters is safe (West threw it; "
+            f"{in_words(nine.probability)}), though it leaves you 2 tiles away from ready"
+            ) in d.sentence
     [threat] = hints(v).threats
     assert threat.seat == W and threat.safe == (Tile.M9, Tile.P4)
     assert threat.sentence == ("West looks ready (two sets out and a sudden change from "
@@ -222,11 +230,57 @@ def test_a_discard_into_a_seat_that_looks_ready_is_dangerous_and_a_safe_tile_is_
                                "hand: 9 Characters and 4 Circles.")
 
 
+def test_earlier_in_the_hand_the_same_tile_carries_some_risk() -> None:
+    # 60 playable tiles left: the same fresh Red Dragon is won on far less often
+    v = view_of(DANGER_HAND, others=WEST_SETS, discards=WEST_DISCARDS, live_remaining=60)
+    d = suggest_discard(v)
+    p = dealin(v, Tile.RED).probability
+    assert SAFE <= p < DANGEROUS
+    assert d is not None and d.tile == Tile.RED and d.danger == "some risk"
+    assert d.safer is None and d.chance == p
+    assert (f"Red Dragon carries some risk ({in_words(p)} that someone wins on it)"
+            in d.sentence)
+
+
+def test_the_warning_names_only_the_seats_the_tile_is_not_safe_against() -> None:
+    # North also looks ready (three sets out) but threw a Red Dragon: only West is named.
+    north = {N: ["pong 111p", "chow 789p", "pong 555z"]}
+    v = view_of(DANGER_HAND, others={**WEST_SETS, **north},
+                discards={**WEST_DISCARDS, N: "7z3z"}, live_remaining=30)
+    assert [t.seat for t in read_threats(v) if t.ready] == [N, W]
+    d = suggest_discard(v)
+    p = dealin(v, Tile.RED).probability
+    assert d is not None and d.tile == Tile.RED and d.danger == dealin_label(p)
+    assert d.safety.startswith("careful, West looks ready (two sets out and a sudden change "
+                               "from honours and ends to middle tiles): Red Dragon ")
+    assert f"({in_words(p)} that someone wins on it)" in d.safety
+
+
 def test_the_same_seat_without_its_sets_does_not_look_ready() -> None:
     v = view_of(DANGER_HAND, discards=WEST_DISCARDS)
     d = suggest_discard(v)
-    assert d is not None and d.danger is None and d.safety == ""
+    assert dealin(v, Tile.RED).probability < DANGEROUS   # nothing notable to say either
+    assert d is not None and d.danger is None and d.safety == "" and d.chance is None
     assert hints(v).threats == ()
+
+
+def test_with_nobody_looking_ready_a_notable_chance_is_still_said() -> None:
+    # Eight playable tiles left and every other seat shows one set: nobody looks ready
+    # (one set out and a short wall is not enough), but a fresh Red Dragon this late is
+    # won on often enough to say so.
+    others = {W: ["pong 222s"], E: ["chow 345m"], N: ["pong 111z"]}
+    discards = {W: "1z9m1s2z4p6s4z1p", E: "1m2p9s9p3z", N: "2z3z4z8p1s"}
+    late = view_of(DANGER_HAND, others=others, discards=discards, live_remaining=8)
+    d = suggest_discard(late)
+    p = dealin(late, Tile.RED).probability
+    assert p >= DANGEROUS
+    assert d is not None and d.tile == Tile.RED and d.danger is None and d.chance == p
+    assert d.safety == ("nobody looks ready, but Red Dragon is not safe: "
+                        f"{in_words(p)} that someone wins on it")
+    # with forty tiles left the same table says nothing
+    early = view_of(DANGER_HAND, others=others, discards=discards, live_remaining=40)
+    assert dealin(early, Tile.RED).probability < DANGEROUS
+    assert suggest_discard(early).safety == ""  # type: ignore[union-attr]
 
 
 def test_a_tile_passed_since_the_seats_own_discard_is_safe_against_it() -> None:
@@ -235,8 +289,11 @@ def test_a_tile_passed_since_the_seats_own_discard_is_safe_against_it() -> None:
     v = view_of(DANGER_HAND, others=WEST_SETS, discards={**WEST_DISCARDS, N: "7z"})
     history = [(W, t) for t in parse_tiles("1z9m1s2z4p6s")] + [(N, Tile.RED)]
     d = suggest_discard(v, history)
+    p = dealin(v, Tile.RED, history=history).probability
+    assert p < SAFE
     assert d is not None and d.tile == Tile.RED and d.danger == "safe"
-    assert "it is safe against West, who looks ready (West let it pass)" in d.sentence
+    assert ("it is safe against West, who looks ready (West let it pass): "
+            f"{in_words(p)} that someone wins on it") in d.sentence
 
 
 def test_bao_is_told_as_a_risk_to_your_own_points() -> None:

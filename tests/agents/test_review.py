@@ -8,6 +8,8 @@ from collections.abc import Sequence
 import pytest
 
 from sgmahjong.agents import review as review_module
+from sgmahjong.agents.danger import discard_history
+from sgmahjong.agents.dealin import dealin, in_words
 from sgmahjong.agents.levels import Owl, Rabbit
 from sgmahjong.agents.review import decision_points, review_hand, review_record
 from sgmahjong.analysis.shanten import shanten
@@ -115,6 +117,9 @@ def test_a_deal_in_names_the_tile_and_what_made_it_dangerous() -> None:
     assert d.sentence.startswith(f"You dealt in 3 Bamboo to South ({won.tai} tai): South "
                                  "looked ready (three sets out")
     assert "3 Bamboo was dangerous" in d.sentence
+    # the deal-in chance the engine read from East's view just before the discard
+    p = dealin(before.view(E), Tile.S3, history=discard_history(before.events)).probability
+    assert f"3 Bamboo was dangerous ({in_words(p)} that someone would win on it)" in d.sentence
     assert d.sentence in r.lines
 
 

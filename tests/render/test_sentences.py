@@ -67,7 +67,7 @@ TAI = re.compile(r"\btai\b", re.IGNORECASE)
 
 # payload fields that carry codes or notation for the page's own use, not sentences
 CODE_KEYS = {"tile", "tiles", "action", "kind", "drawn", "context", "shape", "reason", "case",
-             "id"}
+             "id", "safer"}
 
 
 def problems(text: str, counts_tai: bool) -> list[str]:

@@ -9,6 +9,11 @@ from typing import Any
 import pytest
 
 from sgmahjong.agents import hints as engine
+from sgmahjong.agents.danger import discard_history
+from sgmahjong.agents.dealin import dealin, dealin_label, in_words
+from sgmahjong.agents.hints import suggest_discard
+from sgmahjong.english import tile_name
+from sgmahjong.game import Discard, Win
 from sgmahjong.tiles import Seat, Tile
 from sgmahjong.tui.app import PlayApp
 
@@ -37,3 +42,47 @@ async def test_the_panel_gets_the_discards_in_the_order_they_were_thrown(
         assert "Hints" in text_of(app, "#hints")
     assert list(asked[-1]) == [(Seat.EAST, Tile.SOUTH), (Seat.SOUTH, Tile.S1),
                                (Seat.WEST, Tile.S5), (Seat.NORTH, Tile.S9)]
+
+
+async def test_the_panel_says_the_deal_in_chance_the_engine_reads_from_the_view(
+        table_app: Callable[..., PlayApp]) -> None:
+    """Against three Foxes on seed 30, you throw what you draw and skip every claim; by your
+    ninth throw a Fox looks ready and the suggested tile is dangerous. The panel gives the
+    chance that someone wins on it, and on the safer tile it offers, as the engine reads
+    them from your view and the order of the discards."""
+    app = table_app(READY, walls=[], seed=30, opponents=("fox", "fox", "fox"))
+    shown = None
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(200):
+            await pilot.pause()
+            session = app.session
+            legal = session.human_legal()
+            if session.game.ended:
+                break
+            if not legal:
+                continue
+            if Win() in legal:
+                await pilot.press("w")
+                continue
+            if not any(isinstance(a, Discard) for a in legal):
+                await pilot.press("s")
+                continue
+            view = session.view()
+            history = discard_history(session.game.events)
+            tip = suggest_discard(view, history)
+            assert tip is not None
+            if dealin_label(dealin(view, tip.tile, history=history).probability) == "dangerous":
+                shown = (view, history, tip.tile, text_of(app, "#hints"))
+                break
+            await throw_drawn(pilot)
+    assert shown is not None, "a dangerous suggestion came up"
+    view, history, tile, panel = shown
+    p = dealin(view, tile, history=history).probability
+    assert f"({tile_name(tile)}): " in panel.split("Throw ", 1)[1]   # the tile suggested
+    assert f"{tile_name(tile)} is dangerous ({in_words(p)} that someone wins on it)" in panel
+    safer = next(t for t in sorted(set(view.concealed), key=lambda t: t.english)
+                 if f"; {tile_name(t)} is " in panel)
+    q = dealin(view, safer, history=history).probability
+    assert q <= p / 2
+    assert f"{tile_name(safer)} is safe" in panel or f"{tile_name(safer)} is safer" in panel
+    assert in_words(q) in panel.split(f"; {tile_name(safer)} is ", 1)[1]

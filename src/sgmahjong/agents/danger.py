@@ -9,7 +9,9 @@ latest discards (a hand still building keeps them), and a sudden change of disca
 honours and ends to middle tiles). A tile is *safe* against such a seat when the seat threw
 that kind itself (genbutsu: it rarely waits on a tile it let go) or when the tile was
 thrown by someone since the seat's own latest discard and the seat did not win on it (the
-passed-claim rule bars a win on another copy until its next draw).
+passed-claim rule bars a win on another copy until its next draw). How dangerous a
+discard is gets a score here and a label (safe, some risk, dangerous) read from the deal-in
+probability of :mod:`sgmahjong.agents.dealin`.
 
 >>> from sgmahjong.tiles import Tile
 >>> label_of(0.0), label_of(0.3), label_of(0.7)
@@ -33,7 +35,9 @@ __all__ = ["DANGEROUS", "READY", "SAFE", "DiscardDanger", "History", "Threat", "
            "discard_danger", "discard_history", "label_of", "read_threats", "safe_in_hand",
            "threat_sentence", "tile_danger"]
 
-DANGEROUS = 0.45   # a danger at or above this is called "dangerous"
+# label_of's bands for the score alone; the hints and the review label a discard from its
+# deal-in probability instead (dealin.SAFE, dealin.DANGEROUS)
+DANGEROUS = 0.45   # a danger score at or above this is "dangerous"
 SAFE = 0.1         # below this, "safe"
 READY = 0.5        # a seat whose readiness reaches this looks ready
 
@@ -164,7 +168,8 @@ def tile_danger(view: PlayerView, tile: Tile, threats: Sequence[Threat]) -> floa
 
 
 def label_of(danger: float) -> str:
-    """``"safe"``, ``"some risk"`` or ``"dangerous"``."""
+    """``"safe"``, ``"some risk"`` or ``"dangerous"`` for a danger score (the score's own
+    bands; :func:`discard_danger` labels from the deal-in probability)."""
     if danger < SAFE:
         return "safe"
     return "dangerous" if danger >= DANGEROUS else "some risk"
@@ -172,22 +177,31 @@ def label_of(danger: float) -> str:
 
 @dataclass(frozen=True, slots=True)
 class DiscardDanger:
-    """A discard read against the seats that look ready (``label`` None: none does)."""
+    """A discard read against the seats that look ready (``label`` None: none does).
+    ``chance`` is the deal-in probability (:mod:`sgmahjong.agents.dealin`), whoever looks
+    ready; the label is read from it."""
 
     tile: Tile
     danger: float
     label: str | None
     against: tuple[Threat, ...]     # the ready-looking seats it is not safe against
     safe_by: tuple[str, ...]        # why it is safe against the others
+    chance: float = 0.0
 
 
 def discard_danger(view: PlayerView, tile: Tile, threats: Sequence[Threat] | None = None,
                    history: History | None = None) -> DiscardDanger:
-    """How dangerous throwing ``tile`` is now."""
+    """How dangerous throwing ``tile`` is now: the danger score against the seats that
+    look ready, and the deal-in probability, whose label it carries (safe, some risk or
+    dangerous; None while nobody looks ready)."""
+    # dealin reads the threats of this module: imported here, not at the top
+    from .dealin import dealin, dealin_label
+
     threats = read_threats(view, history) if threats is None else threats
+    chance = dealin(view, tile, threats).probability
     ready = [t for t in threats if t.ready]
     if not ready:
-        return DiscardDanger(tile, 0.0, None, (), ())
+        return DiscardDanger(tile, 0.0, None, (), (), chance)
     d = tile_danger(view, tile, ready)
     against = tuple(t for t in ready if tile not in t.safe)
     why = []
@@ -196,10 +210,11 @@ def discard_danger(view: PlayerView, tile: Tile, threats: Sequence[Threat] | Non
             why.append(f"{t.name} threw it")
         elif tile in t.passed:
             why.append(f"{t.name} let it pass")
-    label = label_of(d)
+    label = dealin_label(chance)
     if label == "safe" and not why:
-        why.append("hardly a copy of it is left to wait on")
-    return DiscardDanger(tile, d, label, against, tuple(why))
+        why.append("hardly a copy of it is left to wait on" if _shape(view, tile) < 0.5
+                   else "nothing face up points to it")
+    return DiscardDanger(tile, d, label, against, tuple(why), chance)
 
 
 def safe_in_hand(view: PlayerView, threats: Sequence[Threat]) -> list[Tile]:
@@ -216,7 +231,8 @@ def threat_sentence(th: Threat, view: PlayerView) -> str:
     head = f"{th.name} looks ready ({th.why})"
     if held:
         return f"{head}; safe against {th.name} in your hand: {tile_list(held)}."
-    return f"{head}; nothing in your hand is safe against {th.name}."
+    # not "nothing is safe": a tile can still be unlikely to be won on (its deal-in chance)
+    return f"{head}; {th.name} has not thrown or let pass any tile in your hand."
 
 
 def bao_cost(rules: Ruleset, winner: Seat, me: Seat) -> int:

@@ -26,6 +26,7 @@ from .danger import (
     read_threats,
     threat_sentence,
 )
+from .dealin import DANGEROUS, in_words
 from .evaluation import (
     ClaimOption,
     DiscardOption,
@@ -72,6 +73,8 @@ class DiscardHint:
     safer: Tile | None = None      # a safe tile offered instead of a dangerous one
     close: Tile | None = None      # another discard about as good
     given_up: tuple[str, ...] = ()  # tai sources the discard gives up
+    chance: float | None = None    # its deal-in probability, when the hint says it
+    safer_chance: float | None = None  # the deal-in probability of ``safer``
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +269,7 @@ def suggest_discard(view: PlayerView, history: History | None = None) -> Discard
         close_text = f"a close call: {tile_name(close)} is about as good{why}"
     threats = read_threats(view, history)
     dd = discard_danger(view, tile, threats)
-    safety, safer = _safety(view, dd, threats, scored, opts)
+    safety, safer, safer_chance = _safety(view, dd, threats, scored, opts)
     if opt.shanten == 0:
         what = (f"you are ready, waiting on {tile_list(helps, 'or')} ({remaining} left)"
                 if helps else "you are ready, but only on tiles you hold all four of")
@@ -276,40 +279,64 @@ def suggest_discard(view: PlayerView, history: History | None = None) -> Discard
     reason = "; ".join(p for p in (what, plan_text, trade, close_text, safety) if p) + "."
     return DiscardHint(tile, f"Throw {tile_name(tile)}: {reason}", opt.shanten, useful,
                        remaining, plan_text, safety, reason, dd.label, safer, close,
-                       tuple(s.text for s in lost))
+                       tuple(s.text for s in lost), dd.chance if safety else None,
+                       safer_chance)
+
+
+def _chance_text(p: float) -> str:
+    return f"{in_words(p)} that someone wins on it"
 
 
 def _safety(view: PlayerView, dd: DiscardDanger, threats: Sequence[Threat],
             scored: Sequence[tuple[float, Tile]], opts: dict[Tile, DiscardOption]
-            ) -> tuple[str, Tile | None]:
-    """How dangerous the suggested discard is, and a safe tile to throw instead of a
-    dangerous one (the Owl's best among the safe ones)."""
+            ) -> tuple[str, Tile | None, float | None]:
+    """How dangerous the suggested discard is, with its deal-in probability, and a safer
+    tile to throw instead of a dangerous one (the Owl's best among the safe ones, else the
+    least likely to be won on when that is at most half as likely), with its probability.
+    Nothing is said while nobody looks ready unless the probability is notable."""
     ready = [t for t in threats if t.ready]
+    name = tile_name(dd.tile)
     if dd.label is None:
-        return "", None
+        if dd.chance >= DANGEROUS:
+            return (f"nobody looks ready, but {name} is not safe: "
+                    f"{_chance_text(dd.chance)}", None, None)
+        return "", None, None
     names = [t.name for t in ready]
     who = and_list(names)
     verb_ = "looks" if len(names) == 1 else "look"
-    name = tile_name(dd.tile)
+    odds = _chance_text(dd.chance)
     if dd.label == "safe":
         how = f" ({and_list(list(dd.safe_by))})" if dd.safe_by else ""
-        return f"it is safe against {who}, who {verb_} ready{how}", None
-    whys = (dd.against[0].why if len(dd.against) == 1
-            else "; ".join(f"{t.name}: {t.why}" for t in dd.against))
-    head = f"careful, {who} {verb_} ready ({whys})"
+        return f"it is safe against {who}, who {verb_} ready{how}: {odds}", None, None
+    against = dd.against
+    if against:
+        # name only the seats it is not safe against: the threat lines list every one
+        whys = (against[0].why if len(against) == 1
+                else "; ".join(f"{t.name}: {t.why}" for t in against))
+        verb_ = "looks" if len(against) == 1 else "look"
+        head = f"careful, {and_list([t.name for t in against])} {verb_} ready ({whys})"
+    else:   # safe against every seat that looks ready, yet likely enough to be won on
+        head = f"careful, though {and_list(list(dd.safe_by))}"
     if dd.label == "some risk":
-        return f"{head}: {name} carries some risk", None
-    safe = [t for _, t in scored
-            if discard_danger(view, t, threats).label == "safe"]
-    if not safe:
-        return f"{head}: {name} is dangerous, and nothing in your hand is safe", None
-    alt = safe[0]
+        return f"{head}: {name} carries some risk ({odds})", None, None
+    others = {t: discard_danger(view, t, threats) for _, t in scored if t != dd.tile}
+    safe = [t for t, o in others.items() if o.label == "safe"]
+    lowest = min(others, key=lambda t: (others[t].chance, t), default=None)
+    if safe:
+        alt, word = safe[0], "safe"
+    elif lowest is not None and others[lowest].chance <= dd.chance / 2:
+        alt, word = lowest, "safer"
+    else:
+        return (f"{head}: {name} is dangerous ({odds}), and nothing in your hand is safe",
+                None, None)
     a, b = opts[alt], opts[dd.tile]
     cost = ""
     if a.shanten > b.shanten:
         cost = f", though it leaves you {away_text(a.shanten)}"
-    why = and_list(list(discard_danger(view, alt, threats).safe_by))
-    return (f"{head}: {name} is dangerous; {tile_name(alt)} is safe ({why}){cost}", alt)
+    why = "; ".join(p for p in (and_list(list(others[alt].safe_by)),
+                                in_words(others[alt].chance)) if p)
+    return (f"{head}: {name} is dangerous ({odds}); {tile_name(alt)} is {word} ({why}){cost}",
+            alt, others[alt].chance)
 
 
 def tai_hint_from(sources: Sequence[TaiSource], secured: int, minimum: int) -> str:

@@ -47,6 +47,7 @@ from ..rules.loading import load_rules
 from ..rules.model import Ruleset
 from ..tiles import Seat, Tile
 from .danger import discard_danger, discard_history, read_threats
+from .dealin import in_words
 from .evaluation import (
     Situation,
     claim_options,
@@ -282,7 +283,8 @@ def _discard_facts(p: DecisionPoint, mine: Tile, owls: Tile, owl: Owl
         why.append(f"{mine_n} gave up {given_up_text(lost)}")
     order = {None: 0, "safe": 0, "some risk": 1, "dangerous": 2}
     if order[da.label] > order[db.label]:
-        who = "; ".join(f"{t.name}: {t.why}" for t in da.against)
+        who = "; ".join([*(f"{t.name}: {t.why}" for t in da.against),
+                         f"{in_words(da.chance)} that someone would win on it"])
         why.append(f"{mine_n} {_LABEL_WORDS[da.label]} ({who})"
                    + (f" and {owls_n} was safe" if db.label == "safe" else ""))
     if not why:
@@ -453,7 +455,8 @@ def _deal_in(won: Won, i: int, last: DecisionPoint | None, counts_tai: bool) -> 
     reasons = th.reasons if th is not None else ()
     if th is not None and th.ready:
         why = (f"{winner} looked ready ({th.why}), and {tile_name(tile)} "
-               f"{_LABEL_WORDS[d.label]}")
+               f"{_LABEL_WORDS[d.label]} ({in_words(d.chance)} that someone would win on "
+               "it)")
         safe = sorted({t for t in last.view.concealed if t < 34 and t in th.safe})
         if safe:
             why += f"; {tile_name(safe[0])} was safe against {winner}"

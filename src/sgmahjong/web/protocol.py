@@ -270,7 +270,8 @@ def hints_json(v: PlayerView, legal: Sequence[Action],
     if h.discard is not None:
         out["discard"] = {"tile": h.discard.tile.text, "name": tile_name(h.discard.tile),
                           "text": h.discard.reason, "danger": h.discard.danger,
-                          "safer": None if h.discard.safer is None else h.discard.safer.text}
+                          "safer": None if h.discard.safer is None else h.discard.safer.text,
+                          "chance": h.discard.chance, "safer_chance": h.discard.safer_chance}
         lines.append(("discard", h.discard.sentence))
     lines += [("waits", h.waits.sentence), ("tai", h.tai.sentence)]
     lines.extend(("bao", b.sentence) for b in h.bao)
