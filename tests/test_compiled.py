@@ -3,8 +3,8 @@
 Run against a compiled copy of the package (``PYTHONPATH`` on its folder), these check
 that the compiled modules are the ones in use; the same run's tests/game and
 tests/test_record_golden.py then check that they play the same games. Without a compiled
-build the tests that need one are skipped, unless ``SGMAHJONG_REQUIRE_COMPILED=1`` (set by
-``.ci/run``) makes that a failure.
+build the tests that need one are skipped, unless ``SGMAHJONG_REQUIRE_COMPILED=1`` makes
+that a failure. A plain run builds one and runs them that way itself (the last test).
 """
 
 from __future__ import annotations
@@ -120,3 +120,33 @@ def test_building_without_mypy_says_what_to_install(tmp_path: Path,
     err = capsys.readouterr().err
     assert err == ("sgmahjong.fast: building needs mypy: pip install 'sgmahjong[fast]'\n")
     assert not (tmp_path / "out").exists()
+
+
+# ----------------------------------------------------------------------------------------
+# From a plain run (README's test command, as in CI): build the compiled engine into a
+# folder of its own and run the tests above, the game tests and the golden records against
+# it, in a second process that imports the compiled package first.
+
+INNER = "SGMAHJONG_COMPILED_INNER"
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_the_compiled_engine_plays_the_same_games(tmp_path: Path) -> None:
+    if os.environ.get(INNER) == "1":
+        pytest.skip("this is the run against the compiled engine")
+    required = os.environ.get("SGMAHJONG_REQUIRE_FAST_BUILD") == "1"
+    out = tmp_path / "fast"
+    build = subprocess.run([sys.executable, "-m", "sgmahjong.fast", "build", "--out", str(out)],
+                           capture_output=True, text=True)
+    if build.returncode != 0:
+        message = f"the compiled engine could not be built:\n{build.stderr[-2000:]}"
+        if required:
+            pytest.fail(message)
+        pytest.skip(message)
+    env = dict(os.environ, PYTHONPATH=str(out), SGMAHJONG_REQUIRE_COMPILED="1", **{INNER: "1"})
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "-o", "addopts=", "tests/test_compiled.py",
+                          "tests/test_record_golden.py", "tests/game"],
+                         cwd=REPO, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert " passed" in run.stdout and " failed" not in run.stdout
