@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -132,18 +133,27 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def test_the_compiled_engine_plays_the_same_games(tmp_path: Path) -> None:
+    """Built in place, as ``pip install '.[fast]' && python -m sgmahjong.fast build`` does
+    in a site-packages folder that holds other projects' modules too."""
     if os.environ.get(INNER) == "1":
         pytest.skip("this is the run against the compiled engine")
     required = os.environ.get("SGMAHJONG_REQUIRE_FAST_BUILD") == "1"
-    out = tmp_path / "fast"
-    build = subprocess.run([sys.executable, "-m", "sgmahjong.fast", "build", "--out", str(out)],
+    site = tmp_path / "site-packages"
+    shutil.copytree(Path(sgmahjong.__file__).parent, site / "sgmahjong",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so", fast.BUILD_RECORD))
+    import typing_extensions  # a module of another project, as a site-packages holds
+
+    shutil.copy(typing_extensions.__file__, site)
+    env = dict(os.environ, PYTHONPATH=str(site))
+    build = subprocess.run([sys.executable, "-m", "sgmahjong.fast", "build"], env=env,
                            capture_output=True, text=True)
     if build.returncode != 0:
         message = f"the compiled engine could not be built:\n{build.stderr[-2000:]}"
         if required:
             pytest.fail(message)
         pytest.skip(message)
-    env = dict(os.environ, PYTHONPATH=str(out), SGMAHJONG_REQUIRE_COMPILED="1", **{INNER: "1"})
+    assert build.stdout.startswith(f"compiled {len(fast.MODULES)} modules beside the sources")
+    env.update({"SGMAHJONG_REQUIRE_COMPILED": "1", INNER: "1"})
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           "-o", "addopts=", "tests/test_compiled.py",
                           "tests/test_record_golden.py", "tests/game"],

@@ -25,12 +25,12 @@ import argparse
 import hashlib
 import importlib
 import json
+import os
 import shutil
 import subprocess
 import sys
 import sysconfig
 import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -161,37 +161,43 @@ def build(out: Path | None = None, *, quiet: bool = True) -> Path:
     except ImportError:
         raise BuildError("building needs mypy: pip install 'sgmahjong[fast]'") from None
     src = _package_dir()
-    if out is None or out.resolve() == src.parent:
-        root = src.parent
-    else:
-        root = out.resolve()
-        if (root / "sgmahjong").exists():
-            shutil.rmtree(root / "sgmahjong")
-        root.mkdir(parents=True, exist_ok=True)
-        shutil.copytree(src, root / "sgmahjong",
-                        ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd",
-                                                      BUILD_RECORD))
-    pkg = root / "sgmahjong"
-    clean(pkg)
-    paths = [str(_source(root, m).relative_to(root)) for m in MODULES]
-    started = time.time() - 1
+    in_place = out is None or out.resolve() == src.parent
+    root = src.parent if in_place else out.resolve()
+    ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", BUILD_RECORD)
+    # Built in a copy of the package alone: beside an installed package, mypy would read
+    # the other projects of its site-packages as sources too.
     with tempfile.TemporaryDirectory(prefix="sgmahjong-fast-") as tmp:
+        work = Path(tmp, "src")
+        shutil.copytree(src, work / "sgmahjong", ignore=ignore)
+        paths = [str(_source(work, m).relative_to(work)) for m in MODULES]
         config = Path(tmp, "mypy.ini")
         config.write_text(MYPY_CONFIG.format(cache=Path(tmp, "cache"))
                           + "".join(f"[mypy-{m}]\nignore_errors = False\n" for m in MODULES))
         res = subprocess.run([sys.executable, "-c", BUILD_SCRIPT, ",".join(paths),
                               str(config), str(Path(tmp, "build"))],
-                             cwd=root, capture_output=True, text=True)
-    # the build's shared library: named after a hash of the modules, written by this run
-    shared = sorted(p.name for p in root.glob("*__mypyc*") if p.stat().st_mtime >= started)
-    (pkg / BUILD_RECORD).write_text(json.dumps({
+                             cwd=work, capture_output=True, text=True)
+        if res.returncode != 0:
+            lines = (res.stdout + res.stderr).strip().splitlines()
+            errors = [x for x in lines if "error" in x.lower()] or lines[-20:]
+            raise BuildError("the build failed (the pure-Python modules stay in use):\n"
+                             + "\n".join(errors[:20]))
+        # the build's shared library, named after a hash of the modules, sits beside the
+        # package; each module's extension beside its source
+        shared = sorted(p.name for p in work.glob("*__mypyc*"))
+        suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+        root.mkdir(parents=True, exist_ok=True)
+        if in_place:
+            clean(src)
+        else:
+            if (root / "sgmahjong").exists():
+                shutil.rmtree(root / "sgmahjong")
+            shutil.copytree(src, root / "sgmahjong", ignore=ignore)
+        for m in MODULES:
+            shutil.copy2(_source(work, m).with_suffix(suffix), _source(root, m).with_suffix(suffix))
+        for name in shared:
+            shutil.copy2(work / name, root / name)
+    (root / "sgmahjong" / BUILD_RECORD).write_text(json.dumps({
         "sources": {m: _digest(_source(root, m)) for m in MODULES}, "shared": shared}))
-    if res.returncode != 0:
-        clean(pkg)
-        lines = (res.stdout + res.stderr).strip().splitlines()
-        errors = [x for x in lines if "error" in x.lower()] or lines[-20:]
-        raise BuildError("the build failed (the pure-Python modules stay in use):\n"
-                         + "\n".join(errors[:20]))
     if not quiet:
         print(res.stdout)
     return root
@@ -235,4 +241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:      # `status | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
