@@ -4,8 +4,9 @@
 // no font at all.
 "use strict";
 (() => {
-  // A character the device can draw looks unlike one no font has: compare 萬 with a
-  // private-use character, which every font leaves empty and the browser draws as a box.
+  // A character the device can draw looks unlike one no font has: compare U+842C (the
+  // Characters suit) with a private-use character, which fonts leave empty and the
+  // browser draws as a box.
   function pixels(ch) {
     const c = document.createElement("canvas");
     c.width = 40;
