@@ -173,6 +173,17 @@ def test_a_phone_sized_screen_shows_the_whole_hand(browser: Any, server: Server)
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
         assert box["width"] >= 20, "a tile must stay big enough to tap"
     assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+    # the hand's label ("Hand 1 of 4 · casual") reads on one line under the title, not
+    # broken word by word between the title and the buttons
+    status = page.get_by_test_id("status")
+    assert "Hand 1 of 4" in status.inner_text()
+    size = page.evaluate("() => parseFloat(getComputedStyle("
+                         "document.getElementById('status')).fontSize)")
+    box = status.bounding_box()
+    brand = page.locator("header .brand").bounding_box()
+    assert box is not None and brand is not None
+    # one line is about 1.2 font sizes high, two about 2.4
+    assert box["height"] < 1.8 * size and box["y"] >= brand["y"] + brand["height"] - 1
     # and the hand can be played with taps
     play_until_hand_end([Person(page, "clicks")], stop_after=3)
     # a friend opening the invite link on a phone gets the join page, also without
