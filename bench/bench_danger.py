@@ -63,14 +63,15 @@ def play(args: tuple[str, int, int, int, tuple[str, ...]]) -> tuple[Counter[str]
     return total, won
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a share of ``k`` in ``n``."""
     if n == 0:
         return 0.0, 0.0
     p = k / n
     d = 1 + z * z / n
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
+    return max(0.0, c - h), min(1.0, c + h)
 
 
 def main() -> None:

@@ -29,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
+from bench_danger import wilson  # the script's own folder is on the path
 
 from sgmahjong.agents import agent_names, make_agent
 from sgmahjong.agents.danger import discard_history, read_threats
@@ -100,16 +101,6 @@ def fit(x: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:
         if np.abs(step).max() < 1e-7:
             break
     return w
-
-
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 0.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 BINS = (0.0, 0.005, 0.01, 0.02, 0.04, 0.08, 0.15, 0.3, 1.0001)
