@@ -43,7 +43,7 @@ from ..store.leases import (
 )
 from .config import WebConfig
 from .lobby import Lobby, TableOptions
-from .protocol import ClientMessage, ProtocolError, error, parse_client
+from .protocol import ClientMessage, ProtocolError, early_answer, error, parse_client
 from .runtime import Conn, TableError, TableRuntime
 from .security import token_matches
 
@@ -182,14 +182,9 @@ class RemoteTable:
         relay = None if key is None else self.lobby.relays.get(key)
         if key is None or relay is None:
             return
-        if msg.type == "ping":
-            conn.send({"type": "pong", "n": relay.delivered or 0})
-            return
-        if msg.type == "hello":
-            conn.send(error("already-greeted", "this socket has already said hello"))
-            return
-        if conn.player is None:
-            conn.send(error("spectator", "spectators cannot act at the table"))
+        reply = early_answer(msg, conn.player, relay.delivered or 0)
+        if reply is not None:
+            conn.send(reply)
             return
         try:
             # in a thread: the loop serves the other sockets meanwhile, and this socket's

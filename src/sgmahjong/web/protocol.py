@@ -126,6 +126,19 @@ def error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
 
 
+def early_answer(msg: ClientMessage, player: int | None, n: int) -> dict[str, Any] | None:
+    """The answer to a message after the hello that never reaches the table: a ping (the
+    pong carries ``n``, the last event number the socket has), a second hello, an action
+    from a spectator (``player`` None). None: the message goes on to the table."""
+    if msg.type == "ping":
+        return {"type": "pong", "n": n}
+    if msg.type == "hello":
+        return error("already-greeted", "this socket has already said hello")
+    if player is None:
+        return error("spectator", "spectators cannot act at the table")
+    return None
+
+
 def event_json(n: int, event: dict[str, Any]) -> dict[str, Any]:
     """An ``event`` message: the bot protocol's, with the event's number."""
     return {"type": "event", "n": n, "event": event}
@@ -291,7 +304,7 @@ def time_up_text(action: Action) -> str:
 
 
 __all__ = ["CLIENT_TYPES", "MAX_MESSAGE", "PROTOCOL", "WIN_KEY", "ClientMessage",
-           "ProtocolError", "error", "event_json", "hand_summary", "hints_json",
+           "ProtocolError", "early_answer", "error", "event_json", "hand_summary", "hints_json",
            "parse_client", "pattern_name", "public_view_json", "redact", "request_json",
            "review_json",
            "standings", "time_up_text"]

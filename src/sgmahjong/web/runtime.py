@@ -40,6 +40,7 @@ from .ladder import hand_ladder, match_ladder
 from .protocol import (
     PROTOCOL,
     ClientMessage,
+    early_answer,
     error,
     event_json,
     hand_summary,
@@ -453,14 +454,9 @@ class TableRuntime:
 
     async def handle(self, conn: Conn, msg: ClientMessage) -> None:
         """A message from a socket after its hello."""
-        if msg.type == "ping":
-            conn.send({"type": "pong", "n": self.n})
-            return
-        if msg.type == "hello":
-            conn.send(error("already-greeted", "this socket has already said hello"))
-            return
-        if conn.player is None:
-            conn.send(error("spectator", "spectators cannot act at the table"))
+        reply = early_answer(msg, conn.player, self.n)
+        if reply is not None:
+            conn.send(reply)
             return
         async with self.lock:
             if msg.type == "action":
