@@ -56,6 +56,7 @@ MODULES = (
     "sgmahjong.agents.baseline",
 )
 
+EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"   # this Python's extensions
 BUILD_RECORD = "_fast_build.json"  # in the package folder: sources' digests, files made
 
 # mypy settings for the build: the compiled modules must type-check; the Python modules
@@ -135,10 +136,9 @@ def _extensions(pkg: Path) -> list[Path]:
     """Extension files of a build in ``pkg`` (a package folder): one beside each compiled
     module's source, and the shared library the build put in the parent folder (named in
     the build record: the parent may be a site-packages holding other projects' files)."""
-    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    found = [_source(pkg.parent, m).with_suffix(suffix) for m in MODULES]
+    found = [_source(pkg.parent, m).with_suffix(EXT_SUFFIX) for m in MODULES]
     found += [pkg.parent / name for name in _record(pkg).get("shared", [])
-              if "/" not in name and name.endswith(suffix)]
+              if "/" not in name and name.endswith(EXT_SUFFIX)]
     return [p for p in found if p.is_file()]
 
 
@@ -184,7 +184,6 @@ def build(out: Path | None = None, *, quiet: bool = True) -> Path:
         # the build's shared library, named after a hash of the modules, sits beside the
         # package; each module's extension beside its source
         shared = sorted(p.name for p in work.glob("*__mypyc*"))
-        suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
         root.mkdir(parents=True, exist_ok=True)
         if in_place:
             clean(src)
@@ -193,7 +192,8 @@ def build(out: Path | None = None, *, quiet: bool = True) -> Path:
                 shutil.rmtree(root / "sgmahjong")
             shutil.copytree(src, root / "sgmahjong", ignore=ignore)
         for m in MODULES:
-            shutil.copy2(_source(work, m).with_suffix(suffix), _source(root, m).with_suffix(suffix))
+            shutil.copy2(_source(work, m).with_suffix(EXT_SUFFIX),
+                         _source(root, m).with_suffix(EXT_SUFFIX))
         for name in shared:
             shutil.copy2(work / name, root / name)
     (root / "sgmahjong" / BUILD_RECORD).write_text(json.dumps({

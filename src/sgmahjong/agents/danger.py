@@ -32,8 +32,8 @@ from ..scoring.payments import settle_win
 from ..tiles import Seat, Tile
 
 __all__ = ["DANGEROUS", "READY", "SAFE", "DiscardDanger", "History", "Threat", "bao_cost",
-           "discard_danger", "discard_history", "label_of", "read_threats", "safe_in_hand",
-           "threat_sentence", "tile_danger"]
+           "discard_danger", "discard_history", "in_sight", "label_of", "read_threats",
+           "safe_in_hand", "threat_sentence", "tile_danger"]
 
 # label_of's bands for the score alone; the hints and the review label a discard from its
 # deal-in probability instead (dealin.SAFE, dealin.DANGEROUS)
@@ -142,14 +142,23 @@ def read_threats(view: PlayerView, history: History | None = None) -> list[Threa
     return out
 
 
+def in_sight(view: PlayerView, tile: Tile) -> int:
+    """Copies of ``tile`` the seat of ``view`` can see: in its hand, in any declared set,
+    among the discards (at most 4)."""
+    n = view.concealed.count(tile)
+    for s in view.seats:
+        n += s.discards.count(tile)
+        for m in s.melds:
+            n += m.meld.tiles.count(tile)
+    return min(n, 4)
+
+
 def _shape(view: PlayerView, tile: Tile) -> float:
     """How easily a hidden hand can wait on ``tile``. An honour only completes a pair or a
     pong, so every copy in sight (thrown, in a set, in hand) makes it safer, and with all
     four accounted for nobody can use it; a suited tile also completes runs, whatever
     its own copies, so copies in sight lower it less; ends are safer than middle tiles."""
-    seen = min(4, view.concealed.count(tile) + sum(
-        1 for s in view.seats for m in s.melds for t in m.meld.tiles if t == tile
-    ) + sum(1 for s in view.seats for t in s.discards if t == tile))
+    seen = in_sight(view, tile)
     if tile.is_honour:
         return (1.0, 0.8, 0.4, 0.05, 0.0)[seen]
     n = tile % 9

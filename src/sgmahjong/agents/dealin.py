@@ -31,7 +31,7 @@ from importlib import resources
 
 from ..game.view import PlayerView
 from ..tiles import Seat, Tile
-from .danger import History, Threat, _shape, read_threats
+from .danger import History, Threat, _shape, in_sight, read_threats
 
 __all__ = ["DANGEROUS", "FEATURES", "SAFE", "DealInChance", "Model", "dealin", "dealin_label",
            "features", "in_words", "load_model", "seat_chance"]
@@ -53,16 +53,6 @@ FEATURES = (
     "wall left", "others looking ready",
     "its readiness", "danger reading",
 )
-
-
-def _seen(view: PlayerView, tile: Tile) -> int:
-    """Copies of ``tile`` in sight of ``view``: in hand, in any set, among the discards."""
-    n = view.concealed.count(tile)
-    for s in view.seats:
-        n += s.discards.count(tile)
-        for m in s.melds:
-            n += m.meld.tiles.count(tile)
-    return min(n, 4)
 
 
 def _suji(tile: Tile, discards: frozenset[Tile]) -> float:
@@ -89,7 +79,7 @@ def features(view: PlayerView, tile: Tile, threat: Threat,
     passed = not genbutsu and tile in threat.passed
     honour = tile.is_honour
     rank = tile % 9 if tile.is_suited else -1
-    seen = _seen(view, tile)
+    seen = in_sight(view, tile)
     value = honour and (tile >= Tile.WHITE or tile == Tile.EAST + threat.seat
                         or tile == Tile.EAST + view.round_wind)
     mine = sv.discards

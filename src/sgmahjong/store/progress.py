@@ -18,6 +18,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..render.labels import SCRIPTS
+
 ENV_DATA_DIR = "SGMAHJONG_DATA_DIR"
 FILE_NAME = "progress.json"
 VERSION = 1
@@ -73,7 +75,7 @@ class Progress:
                 if isinstance(table, str) and isinstance(goals, list):
                     stars[table] = {g for g in goals if isinstance(g, str)}
         tiles = data.get("tiles") if isinstance(data, dict) else None
-        return cls(stars, tiles if tiles in ("chinese", "latin") else "chinese")
+        return cls(stars, tiles if tiles in SCRIPTS else "chinese")
 
 
 def load_progress(path: Path | None = None) -> Progress:
