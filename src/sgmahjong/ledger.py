@@ -50,6 +50,7 @@ FORMAT = "sgmahjong-ledger"
 VERSION = 1
 MAX_NAME = 24
 MAX_HANDS = 500
+MAX_DELETED = 20
 INSTANT_REASONS = ("claimed-kong", "added-kong", "concealed-kong", "cat-mouse",
                    "rooster-centipede", "own-flower-season", "four-animals", "four-flowers",
                    "four-seasons")
@@ -64,6 +65,10 @@ WORDS = {"claimed-kong": "a kong", "added-kong": "a kong", "concealed-kong": "a 
 
 class LedgerError(SgmahjongError):
     """A ledger or a hand entry that cannot be used, with what is wrong."""
+
+
+class HandNotFound(LedgerError):
+    """A change addressed to a hand id the ledger does not hold (now)."""
 
 
 @dataclass(frozen=True)
@@ -98,12 +103,29 @@ class Transfer:
 
 @dataclass(frozen=True)
 class Ledger:
-    """Four names, the rules, the stake and the hands (see the module's docstring)."""
+    """Four names, the rules, the stake and the hands (see the module's docstring).
+
+    Each hand has a stable id (``"h1"``, ``"h2"`` ...; :attr:`ids`, in the order of
+    :attr:`hands`) that never changes and is never given to another hand, so that a
+    change addressed to a hand reaches that hand even after others were added or deleted.
+    A deleted hand is kept a while (:attr:`deleted`) so that it can be restored.
+    """
 
     names: tuple[str, str, str, str]
     rules: Ruleset
     stake: Decimal | None = None
     hands: tuple[dict[str, Any], ...] = ()
+    ids: tuple[str, ...] = ()
+    next_id: int = 0
+    deleted: tuple[dict[str, Any], ...] = ()   # {"id", "at", "entry"}, latest last
+
+    def __post_init__(self) -> None:
+        if len(self.ids) != len(self.hands):    # hands given without ids: number them
+            object.__setattr__(self, "ids", tuple(f"h{i + 1}" for i in range(len(self.hands))))
+        first_free = 1 + max((_id_number(i) for i in (*self.ids, *(d["id"] for d in
+                                                                  self.deleted))), default=0)
+        if self.next_id < first_free:
+            object.__setattr__(self, "next_id", first_free)
 
     # ------------------------------------------------------------ building
 
@@ -114,23 +136,59 @@ class Ledger:
         return cls(check_names(names), _rules(rules), check_stake(stake))
 
     def add(self, entry: Mapping[str, Any]) -> Ledger:
+        """The ledger with ``entry`` as its last hand, under the next id (:meth:`last_id`)."""
         if len(self.hands) >= MAX_HANDS:
             raise LedgerError(f"a ledger holds at most {MAX_HANDS} hands")
-        return self._with([*self.hands, self.check(entry, len(self.hands))])
+        return self._with([*self.hands, self.check(entry, len(self.hands))],
+                          [*self.ids, f"h{self.next_id}"], next_id=self.next_id + 1)
 
     def edit(self, index: int, entry: Mapping[str, Any]) -> Ledger:
         """Replace hand ``index`` (0-based); the later hands are worked out again."""
         self._index(index)
         hands = list(self.hands)
         hands[index] = self.check(entry, index)
-        return self._with(hands)
+        return self._with(hands, list(self.ids))
 
     def delete(self, index: int) -> Ledger:
+        """Without hand ``index`` (0-based); :meth:`restore` puts it back."""
         self._index(index)
-        return self._with([h for i, h in enumerate(self.hands) if i != index])
+        gone = {"id": self.ids[index], "at": index, "entry": dict(self.hands[index])}
+        return self._with([h for i, h in enumerate(self.hands) if i != index],
+                          [h for i, h in enumerate(self.ids) if i != index],
+                          deleted=(*self.deleted, gone)[-MAX_DELETED:])
 
-    def _with(self, hands: list[dict[str, Any]]) -> Ledger:
-        out = replace(self, hands=tuple(hands))
+    def restore(self, hand_id: str) -> Ledger:
+        """The deleted hand ``hand_id`` back in its place (unchanged if it is there)."""
+        if hand_id in self.ids:
+            return self
+        for d in self.deleted:
+            if d["id"] == hand_id:
+                at = min(d["at"], len(self.hands))
+                if len(self.hands) >= MAX_HANDS:
+                    raise LedgerError(f"a ledger holds at most {MAX_HANDS} hands")
+                return self._with([*self.hands[:at], d["entry"], *self.hands[at:]],
+                                  [*self.ids[:at], hand_id, *self.ids[at:]],
+                                  deleted=tuple(x for x in self.deleted if x is not d))
+        raise HandNotFound(f"there is no deleted hand {hand_id!r} to restore: only the last "
+                          f"{MAX_DELETED} deleted hands are kept")
+
+    def index_of(self, hand_id: str) -> int:
+        """Where the hand ``hand_id`` is (0-based), or a :class:`LedgerError` saying why not."""
+        if hand_id in self.ids:
+            return self.ids.index(hand_id)
+        if any(d["id"] == hand_id for d in self.deleted):
+            raise HandNotFound(f"hand {hand_id!r} was deleted")
+        raise HandNotFound(f"there is no hand {hand_id!r} in this ledger")
+
+    def last_id(self) -> str | None:
+        return self.ids[-1] if self.ids else None
+
+    def _with(self, hands: list[dict[str, Any]], ids: list[str], *,
+              next_id: int | None = None,
+              deleted: tuple[dict[str, Any], ...] | None = None) -> Ledger:
+        out = replace(self, hands=tuple(hands), ids=tuple(ids),
+                      next_id=self.next_id if next_id is None else next_id,
+                      deleted=self.deleted if deleted is None else deleted)
         out.results()   # a later hand may no longer fit (a full hand's tiles are checked again)
         return out
 
@@ -269,7 +327,9 @@ class Ledger:
         return {"format": FORMAT, "version": VERSION, "names": list(self.names),
                 "rules": self.rules.to_dict(),
                 "stake": None if self.stake is None else str(self.stake),
-                "hands": [dict(h) for h in self.hands]}
+                "hands": [{"id": i, **h} for i, h in zip(self.ids, self.hands, strict=True)],
+                "next_id": self.next_id,
+                "deleted": [dict(d) for d in self.deleted]}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ledger:
@@ -282,7 +342,29 @@ class Ledger:
         hands = data.get("hands", [])
         if not isinstance(hands, list) or len(hands) > MAX_HANDS:
             raise LedgerError(f"field 'hands' must be a list of at most {MAX_HANDS} hands")
-        return led._with([_clean_entry(h, led) for h in hands])
+        # Files written before hands had ids get them by position, once.
+        ids = [_hand_id(h.get("id") if isinstance(h, Mapping) else None, f"h{n + 1}")
+               for n, h in enumerate(hands)]
+        if len(set(ids)) != len(ids):
+            raise LedgerError("two hands of the ledger have the same id")
+        clean = [_clean_entry({k: v for k, v in h.items() if k != "id"}
+                              if isinstance(h, Mapping) else h, led) for h in hands]
+        deleted = data.get("deleted", [])
+        if not isinstance(deleted, list):
+            raise LedgerError("field 'deleted' must be a list")
+        gone = []
+        for d in deleted[-MAX_DELETED:]:
+            if not (isinstance(d, Mapping) and isinstance(d.get("at"), int)
+                    and not isinstance(d.get("at"), bool) and d["at"] >= 0):
+                raise LedgerError("each deleted hand must be {\"id\", \"at\", \"entry\"}")
+            hid = _hand_id(d.get("id"), None)
+            if hid in ids:
+                raise LedgerError(f"hand {hid!r} is both in the ledger and deleted")
+            gone.append({"id": hid, "at": d["at"], "entry": _clean_entry(d.get("entry"), led)})
+        next_id = data.get("next_id", 0)
+        if isinstance(next_id, bool) or not isinstance(next_id, int):
+            raise LedgerError("field 'next_id' must be a whole number")
+        return led._with(clean, ids, next_id=max(next_id, led.next_id), deleted=tuple(gone))
 
     def dumps(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
@@ -300,8 +382,8 @@ class Ledger:
             "hands": [{"number": r.number, "dealer": r.dealer, "round_wind": r.round_wind.name
                        .title(), "deltas": list(r.deltas), "totals": list(r.totals),
                        "text": r.text, "lines": list(r.lines), "tai": r.tai,
-                       "raw_tai": r.raw_tai, "liable": r.liable, "entry": h}
-                      for r, h in zip(results, self.hands, strict=True)],
+                       "raw_tai": r.raw_tai, "liable": r.liable, "entry": h, "id": i}
+                      for r, h, i in zip(results, self.hands, self.ids, strict=True)],
             "totals": list(totals),
             "money": [self.money(t) for t in totals] if self.stake is not None else None,
             "standings": standings(totals, self.names),
@@ -323,6 +405,20 @@ class Ledger:
             rows.append([str(r.number), self.names[r.dealer], r.round_wind.name.title(),
                          r.text, *map(str, r.deltas), *map(str, r.totals)])
         return [[_cell(c) for c in row] for row in rows]
+
+
+def _id_number(hand_id: str) -> int:
+    return int(hand_id[1:])
+
+
+def _hand_id(value: Any, default: str | None) -> str:
+    if value is None and default is not None:
+        return default
+    if not (isinstance(value, str) and value[:1] == "h" and value[1:].isascii()
+            and value[1:].isdigit() and len(value) <= 10):
+        raise LedgerError(f"a hand's id must be \"h\" and a number, like \"h3\", not "
+                          f"{str(value)[:20]!r}")
+    return value
 
 
 def _cell(text: str) -> str:
@@ -553,5 +649,6 @@ def _settle_group(players: list[int], totals: Sequence[int],
     return out
 
 
-__all__ = ["FORMAT", "INSTANT_REASONS", "HandResult", "Ledger", "LedgerError", "Transfer",
+__all__ = ["FORMAT", "INSTANT_REASONS", "HandNotFound", "HandResult", "Ledger", "LedgerError",
+           "Transfer",
            "instant_amount", "settle", "standings"]

@@ -103,7 +103,7 @@ def test_ledger_routes_refuse_unicode_digits_by_name(make_client) -> None:
         r = c.get(f"/api/ledgers/{led['view']}", params={"since": bad})
         assert r.status_code == 400 and "whole number" in r.json()["message"]
         r = c.delete(f"/api/ledgers/{led['edit']}/hands/{bad}")
-        assert r.status_code == 400 and "whole number" in r.json()["message"]
+        assert r.status_code == 400 and "a hand's id" in r.json()["message"]
 
 
 def test_one_client_may_create_only_so_many_tables_per_window(make_client) -> None:

@@ -64,12 +64,15 @@ def test_a_ledger_from_open_to_export_and_through_a_restart(make_client) -> None
     rev = r.json()["revision"]
     assert client.get(f"/api/ledgers/{view}?since={rev}").json() == {"revision": rev,
                                                                     "unchanged": True}
+    ids = [h["id"] for h in r.json()["hands"]]
+    assert len(set(ids)) == len(HANDS)
     hands[0] = {"type": "win", "winner": 2, "tai": 1, "from": 3}
-    got = client.put(f"/api/ledgers/{edit}/hands/0", json=hands[0]).json()
+    got = client.put(f"/api/ledgers/{edit}/hands/{ids[0]}", json=hands[0]).json()
     agrees(got, hands)
     del hands[1]
-    got = client.delete(f"/api/ledgers/{edit}/hands/1").json()
+    got = client.delete(f"/api/ledgers/{edit}/hands/{ids[1]}").json()
     agrees(got, hands)
+    assert [h["id"] for h in got["hands"]] == [ids[0], *ids[2:]]
     seen = client.get(f"/api/ledgers/{view}?since={rev}").json()
     assert seen["revision"] == rev + 2 and not seen["can_edit"]
     agrees(seen, hands)
@@ -80,7 +83,7 @@ def test_a_ledger_from_open_to_export_and_through_a_restart(make_client) -> None
     assert rows[0][:4] == ["hand", "dealer", "round wind", "what happened"]
     assert [list(map(int, row[-4:])) for row in rows[1:]] == [h["totals"] for h in seen["hands"]]
     exported = json.loads(client.get(f"/api/ledgers/{view}/export.json").text)
-    assert exported["hands"] == [h for h in hands]
+    assert [{k: v for k, v in h.items() if k != "id"} for h in exported["hands"]] == hands
 
     make_client.shutdown(client)
     again = make_client()
@@ -93,8 +96,9 @@ def test_the_view_link_cannot_edit(make_client) -> None:  # type: ignore[no-unty
     made = new(client)
     view = made["view"]
     for call in (lambda: client.post(f"/api/ledgers/{view}/hands", json=HANDS[0]),
-                 lambda: client.put(f"/api/ledgers/{view}/hands/0", json=HANDS[0]),
-                 lambda: client.delete(f"/api/ledgers/{view}/hands/0")):
+                 lambda: client.put(f"/api/ledgers/{view}/hands/h1", json=HANDS[0]),
+                 lambda: client.delete(f"/api/ledgers/{view}/hands/h1"),
+                 lambda: client.post(f"/api/ledgers/{view}/hands/h1/restore")):
         r = call()
         assert r.status_code == 403 and "view link" in r.json()["message"]
     assert client.get(f"/api/ledgers/{view}").json()["hands"] == []
@@ -115,9 +119,11 @@ def test_the_view_link_cannot_edit(make_client) -> None:  # type: ignore[no-unty
      "own win"),
     ("EDIT/hands", "post", {"type": "win", "winner": 9, "tai": 2}, 400, "number 0-3"),
     ("EDIT/hands", "post", {"type": "win", "winner": 0, "tai": "3"}, 400, "'tai'"),
-    ("EDIT/hands/5", "put", {"type": "drawn"}, 400, "no hands yet"),
-    ("EDIT/hands/0", "delete", None, 400, "no hands yet"),
-    ("EDIT/hands/first", "put", {"type": "drawn"}, 400, "must be a whole number"),
+    ("EDIT/hands/h5", "put", {"type": "drawn"}, 404, "no hand 'h5'"),
+    ("EDIT/hands/h1", "delete", None, 404, "no hand 'h1'"),
+    ("EDIT/hands/h1/restore", "post", None, 404, "no deleted hand 'h1'"),
+    ("EDIT/hands/0", "delete", None, 400, "not by their position"),
+    ("EDIT/hands/first", "put", {"type": "drawn"}, 400, 'like "h3"'),
     ("EDIT?since=new", "get", None, 400, "must be a whole number"),
     ("/api/ledgers/nosuchledger", "get", None, 404, "no ledger"),
     ("/api/ledgers/nosuchledger/hands", "post", {"type": "drawn"}, 404, "no ledger"),
@@ -153,7 +159,7 @@ def test_a_version_1_database_gains_the_ledgers_table(tmp_path: Path) -> None:
     from sqlalchemy import create_engine, inspect, select
 
     from sgmahjong.store.db import TableStore
-    from sgmahjong.store.tables import metadata, schema_version
+    from sgmahjong.store.tables import SCHEMA_VERSION, metadata, schema_version
 
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     engine = create_engine(url)
@@ -166,7 +172,8 @@ def test_a_version_1_database_gains_the_ledgers_table(tmp_path: Path) -> None:
     try:
         assert inspect(store.engine).has_table("ledgers")
         with store.engine.connect() as conn:
-            assert sorted(conn.execute(select(schema_version.c.version)).scalars()) == [1, 2, 3]
+            assert sorted(conn.execute(select(schema_version.c.version)).scalars()) == list(
+                range(1, SCHEMA_VERSION + 1))
     finally:
         store.close()
 

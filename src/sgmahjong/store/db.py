@@ -45,6 +45,7 @@ from .tables import (
     ledgers,
     metadata,
     peers,
+    requests_done,
     schema_version,
     seats,
     table_inbox,
@@ -179,6 +180,7 @@ _STEPS: dict[int, Any] = {
     2: lambda conn: ledgers.create(conn, checkfirst=True),   # the scorekeeper's ledgers
     3: lambda conn: [t.create(conn, checkfirst=True)               # several servers
                      for t in (peers, table_leases, table_inbox, table_outbox)],
+    4: lambda conn: requests_done.create(conn, checkfirst=True),   # idempotency keys
 }
 
 

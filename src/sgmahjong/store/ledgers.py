@@ -16,10 +16,11 @@ import hashlib
 import json
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Connection, insert, select, update
 
 from .db import StoreError, TableStore
 from .tables import ledgers
@@ -27,6 +28,11 @@ from .tables import ledgers
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def new_tokens() -> tuple[str, str]:
+    """A new ledger's (view token, edit token)."""
+    return secrets.token_urlsafe(16), secrets.token_urlsafe(24)
 
 
 @dataclass(frozen=True)
@@ -47,14 +53,19 @@ class LedgerStore:
     def __init__(self, store: TableStore) -> None:
         self.engine = store.engine
 
-    def create(self, data: dict[str, Any]) -> tuple[str, str]:
-        """Store a new ledger; returns (view token, edit token)."""
-        view, edit = secrets.token_urlsafe(16), secrets.token_urlsafe(24)
+    def create(self, data: dict[str, Any], tokens: tuple[str, str] | None = None,
+               within: Callable[[Connection], None] | None = None) -> tuple[str, str]:
+        """Store a new ledger; returns (view token, edit token), made here unless given
+        (:func:`new_tokens`). ``within`` runs in the same transaction (to store the
+        request's answer with it)."""
+        view, edit = tokens or new_tokens()
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(insert(ledgers).values(
                 id=view, edit_hash=token_hash(edit), created_at=now, updated_at=now,
                 revision=1, data=json.dumps(data, ensure_ascii=False)))
+            if within is not None:
+                within(conn)
         return view, edit
 
     def load(self, token: str) -> StoredLedger | None:
@@ -77,19 +88,23 @@ class LedgerStore:
             return conn.execute(select(ledgers.c.revision)
                                 .where(ledgers.c.id == ledger_id)).scalar()
 
-    def save(self, ledger_id: str, revision: int, data: dict[str, Any]) -> int:
+    def save(self, ledger_id: str, revision: int, data: dict[str, Any],
+             within: Callable[[Connection], None] | None = None) -> int:
         """Write ``data`` over revision ``revision``; returns the new revision. A ledger
-        changed in between is a :class:`LedgerConflict` and nothing is written."""
+        changed in between is a :class:`LedgerConflict` and nothing is written.
+        ``within`` runs in the same transaction, after the write."""
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(ledgers).where(ledgers.c.id == ledger_id,
                                       ledgers.c.revision == revision)
                 .values(data=json.dumps(data, ensure_ascii=False), revision=revision + 1,
                         updated_at=time.time())).rowcount
+            if done and within is not None:
+                within(conn)
         if not done:
             raise LedgerConflict("the ledger was changed by someone else meanwhile: "
                                  "look again and repeat the change")
         return revision + 1
 
 
-__all__ = ["LedgerConflict", "LedgerStore", "StoredLedger", "token_hash"]
+__all__ = ["LedgerConflict", "LedgerStore", "StoredLedger", "new_tokens", "token_hash"]

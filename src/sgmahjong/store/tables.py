@@ -22,7 +22,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The schema this sgmahjong writes; :func:`sgmahjong.store.db.migrate` brings older ones up."""
 
 metadata = MetaData()
@@ -119,5 +119,20 @@ table_outbox = Table(
     Column("payload", Text, nullable=False),               # a server message as JSON
 )
 
+# Version 4: the answers to requests that carried an Idempotency-Key (sgmahjong.store.requests),
+# so that a request the network delivers twice is carried out once. Neither the key nor
+# the request's path (which may hold an edit token) is stored, only their hashes; the
+# answer (which may hold a seat or edit token) is stored enciphered with the key.
+requests_done = Table(
+    "requests_done", metadata,
+    Column("scope", String(64), primary_key=True),         # sha256 of method and path
+    Column("key_hash", String(64), primary_key=True),      # sha256 of the client's key
+    Column("fingerprint", String(64), nullable=False),     # sha256 of the request's body
+    Column("created_at", Float, nullable=False, index=True),
+    Column("status", Integer, nullable=True),              # None: still being carried out
+    Column("answer", Text, nullable=True),                 # the answer's body, enciphered
+)
+
 __all__ = ["SCHEMA_VERSION", "events", "game_tables", "ledgers", "metadata", "peers",
-           "schema_version", "seats", "table_inbox", "table_leases", "table_outbox"]
+           "requests_done", "schema_version", "seats", "table_inbox", "table_leases",
+           "table_outbox"]

@@ -22,11 +22,13 @@ from ..record import dumps_record
 from ..render.svg import sprite_sheet
 from ..rules.loading import PRESETS
 from ..store.db import TableStore
+from ..store.requests import Claim, RequestLog
 from .config import WebConfig
 from .guard import Guard
 from .ladder import ladder_json
 from .learn import router as learn_router
 from .lobby import Lobby, TableOptions, default_ai
+from .once import once
 from .peers import PeerLobby
 from .protocol import (
     MAX_MESSAGE,
@@ -206,6 +208,7 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
     own_store = store is None
     db = store or TableStore(cfg.database_url)
     lobby = PeerLobby(db, cfg) if cfg.shared else Lobby(db, cfg)
+    requests = RequestLog(db)
     page = _page()
 
     @contextlib.asynccontextmanager
@@ -292,47 +295,55 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
                 "allow_seed": cfg.allow_seed, "ladder": ladder_json()}
 
     @app.post("/api/tables", status_code=201, response_model=None)
-    async def create(body: CreateBody, request: Request) -> dict[str, Any] | JSONResponse:
+    async def create(body: CreateBody, request: Request) -> Response:
         client = request.client.host if request.client is not None else "unknown"
-        try:
-            rt, token = await lobby.create(TableOptions(body.name, body.rules, body.quick,
-                                                        None if body.ai is None else
-                                                        list(body.ai), body.hints, body.seed,
-                                                        ladder=body.ladder), client)
-        except TableError as exc:
-            return refuse(exc)
-        return {"table_id": rt.id, "player": 0, "token": token,
-                "invite": f"{str(request.base_url).rstrip('/')}/t/{rt.id}",
-                "table": rt.info()}
+
+        async def run(_claim: Claim | None) -> Response:
+            try:
+                rt, token = await lobby.create(TableOptions(
+                    body.name, body.rules, body.quick, None if body.ai is None else
+                    list(body.ai), body.hints, body.seed, ladder=body.ladder), client)
+            except TableError as exc:
+                return refuse(exc)
+            return JSONResponse({"table_id": rt.id, "player": 0, "token": token,
+                                 "invite": f"{str(request.base_url).rstrip('/')}/t/{rt.id}",
+                                 "table": rt.info()}, status_code=201)
+        return await once(request, requests, run)
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
         return await (await table_or_404(table_id)).live_info()
 
     @app.post("/api/tables/{table_id}/join", response_model=None)
-    async def join(table_id: str, body: JoinBody) -> dict[str, Any] | JSONResponse:
+    async def join(table_id: str, body: JoinBody, request: Request) -> Response:
         rt = await table_or_404(table_id)
-        try:
-            player, token = await lobby.join(rt, body.name, body.player)
-        except TableError as exc:
-            return refuse(exc)
-        return {"table_id": rt.id, "player": player, "token": token,
-                "table": await rt.live_info()}
+
+        async def run(_claim: Claim | None) -> Response:
+            try:
+                player, token = await lobby.join(rt, body.name, body.player)
+            except TableError as exc:
+                return refuse(exc)
+            return JSONResponse({"table_id": rt.id, "player": player, "token": token,
+                                 "table": await rt.live_info()})
+        return await once(request, requests, run)
 
     @app.post("/api/tables/{table_id}/start", response_model=None)
-    async def start(table_id: str,
-                    authorization: str | None = Header(None)) -> dict[str, Any] | JSONResponse:
+    async def start(table_id: str, request: Request,
+                    authorization: str | None = Header(None)) -> Response:
         rt = await table_or_404(table_id)
         token = (authorization or "").removeprefix("Bearer ").strip()
         player = rt.player_for(token)
         if player is None:
             return JSONResponse({"error": "bad-token", "message": "a seat token is needed "
                                  "(Authorization: Bearer <token>)"}, status_code=401)
-        try:
-            await rt.start(player)
-        except TableError as exc:
-            return refuse(exc)
-        return await rt.live_info()
+
+        async def run(_claim: Claim | None) -> Response:
+            try:
+                await rt.start(player)
+            except TableError as exc:
+                return refuse(exc)
+            return JSONResponse(await rt.live_info())
+        return await once(request, requests, run)
 
     @app.get("/api/tables/{table_id}/record", response_model=None)
     async def record(table_id: str) -> Response:

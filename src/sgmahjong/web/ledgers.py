@@ -11,20 +11,26 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from sqlalchemy import Connection
+from starlette.concurrency import run_in_threadpool
 
 from ..errors import SgmahjongError
-from ..ledger import Ledger, LedgerError
+from ..ledger import HandNotFound, Ledger, LedgerError
 from ..rules.model import Ruleset
 from ..store.db import StoreError, TableStore
-from ..store.ledgers import LedgerConflict, LedgerStore, StoredLedger
+from ..store.ledgers import LedgerConflict, LedgerStore, StoredLedger, new_tokens
+from ..store.requests import Claim, RequestLog
+from .once import Stored, answer_bytes, once
 from .scorekeeper import BadInput, pick_rules, read_json, refuse
 
 NEW_FIELDS = ("names", "rules", "house_rules", "stake")
+CONFLICT_TRIES = 5
+JSON = "application/json"
 
 
 def _fail(message: str, status: int) -> JSONResponse:
@@ -42,6 +48,7 @@ def ledger_view(stored: StoredLedger, led: Ledger, base: str) -> dict[str, Any]:
 def router(store: TableStore, page: Callable[[str], str]) -> APIRouter:
     r = APIRouter()
     db = LedgerStore(store)
+    requests = RequestLog(store)
     html = page("ledger.html")
 
     def open_ledger(token: str, *, edit: bool = False) -> tuple[StoredLedger, Ledger]:
@@ -53,20 +60,54 @@ def router(store: TableStore, page: Callable[[str], str]) -> APIRouter:
                            "(use the edit link)", 403)
         return stored, Ledger.from_dict(stored.data)
 
-    def write(stored: StoredLedger, led: Ledger, request: Request) -> dict[str, Any]:
-        rev = db.save(stored.id, stored.revision, led.to_dict())
-        fresh = StoredLedger(stored.id, rev, led.to_dict(), True)
-        return ledger_view(fresh, led, _base(request))
+    def change(token: str, how: Callable[[Ledger], Ledger], base: str, claim: Claim | None,
+               status: int = 200) -> Response | Stored:
+        """Apply ``how`` to the ledger and store it, with the request's answer.
 
-    async def guarded(fn: Callable[[], Any]) -> Any:
+        Each change names what it changes (a hand by its id), so one made while another
+        editor's change landed is simply made again on the new revision."""
+        for _ in range(CONFLICT_TRIES):
+            stored, led = open_ledger(token, edit=True)
+            new = how(led)
+            if new == led:      # a hand restored twice: nothing to store
+                return Response(answer_bytes(ledger_view(stored, led, base)), status,
+                                media_type=JSON)
+            data = new.to_dict()
+            body = answer_bytes(ledger_view(StoredLedger(stored.id, stored.revision + 1,
+                                                         data, True), new, base))
+
+            def with_answer(conn: Connection, body: bytes = body) -> None:
+                if claim is not None:
+                    requests.finish(claim, status, body, conn)
+            try:
+                db.save(stored.id, stored.revision, data, within=with_answer)
+            except LedgerConflict:
+                continue
+            response = Response(body, status, media_type=JSON)
+            return response if claim is None else Stored(response)
+        raise LedgerConflict("the ledger is being changed by others at this moment: "
+                             "try again")
+
+    async def guarded(fn: Callable[[], Awaitable[Response | Stored | dict[str, Any]]]
+                      ) -> Response | Stored | dict[str, Any]:
         try:
             return await fn()
         except LedgerConflict as exc:
             return _fail(str(exc), 409)
         except StoreError as exc:
             return _fail(f"the ledger could not be stored: {exc}", 503)
+        except HandNotFound as exc:
+            return refuse(BadInput(str(exc), 404))
         except SgmahjongError as exc:
             return refuse(exc)
+
+    def mutate(request: Request, work: Callable[[Claim | None], Awaitable[Response | Stored]]
+               ) -> Awaitable[Response]:
+        async def run(claim: Claim | None) -> Response | Stored:
+            out = await guarded(lambda: work(claim))
+            assert not isinstance(out, dict)
+            return out
+        return once(request, requests, run)
 
     @r.get("/ledger", response_class=HTMLResponse)
     async def new_page() -> HTMLResponse:
@@ -77,8 +118,8 @@ def router(store: TableStore, page: Callable[[str], str]) -> APIRouter:
         return HTMLResponse(html)
 
     @r.post("/api/ledgers", status_code=201, response_model=None)
-    async def create(request: Request) -> Any:
-        async def run() -> dict[str, Any]:
+    async def create(request: Request) -> Response:
+        async def work(claim: Claim | None) -> Response | Stored:
             body = await read_json(request)
             if not isinstance(body, dict):
                 raise BadInput("the request must be a JSON object")
@@ -91,17 +132,25 @@ def router(store: TableStore, page: Callable[[str], str]) -> APIRouter:
                 led = Ledger.new(body.get("names"), rules, body.get("stake"))
             except LedgerError as exc:
                 raise BadInput(str(exc)) from None
-            view, edit = db.create(led.to_dict())
+            view, edit = new_tokens()
             base = _base(request)
             stored = StoredLedger(view, 1, led.to_dict(), True)
-            return {"view": view, "edit": edit, "view_url": f"{base}/ledger/{view}",
-                    "edit_url": f"{base}/ledger/{edit}",
-                    "ledger": ledger_view(stored, led, base)}
-        return await guarded(run)
+            answer = answer_bytes({"view": view, "edit": edit,
+                                   "view_url": f"{base}/ledger/{view}",
+                                   "edit_url": f"{base}/ledger/{edit}",
+                                   "ledger": ledger_view(stored, led, base)})
+
+            def with_answer(conn: Connection) -> None:
+                if claim is not None:
+                    requests.finish(claim, 201, answer, conn)
+            await run_in_threadpool(db.create, led.to_dict(), (view, edit), with_answer)
+            response = Response(answer, 201, media_type=JSON)
+            return response if claim is None else Stored(response)
+        return await mutate(request, work)
 
     @r.get("/api/ledgers/{token}", response_model=None)
     async def show(token: str, request: Request, since: str | None = None) -> Any:
-        async def run() -> dict[str, Any]:
+        def read() -> dict[str, Any]:
             if since is not None:
                 rev = _whole(since, "since")
                 stored = db.load(token)
@@ -111,6 +160,9 @@ def router(store: TableStore, page: Callable[[str], str]) -> APIRouter:
                     return {"revision": rev, "unchanged": True}
             stored, led = open_ledger(token)
             return ledger_view(stored, led, _base(request))
+
+        async def run() -> dict[str, Any]:
+            return await run_in_threadpool(read)
         return await guarded(run)
 
     async def entry_of(request: Request) -> Any:
@@ -120,32 +172,42 @@ def router(store: TableStore, page: Callable[[str], str]) -> APIRouter:
         return body
 
     @r.post("/api/ledgers/{token}/hands", status_code=201, response_model=None)
-    async def add(token: str, request: Request) -> Any:
-        async def run() -> dict[str, Any]:
-            stored, led = open_ledger(token, edit=True)
+    async def add(token: str, request: Request) -> Response:
+        async def work(claim: Claim | None) -> Response | Stored:
             entry = await entry_of(request)
-            return write(stored, led.add(entry), request)
-        return await guarded(run)
+            return await run_in_threadpool(change, token, lambda led: led.add(entry),
+                                           _base(request), claim, 201)
+        return await mutate(request, work)
 
-    @r.put("/api/ledgers/{token}/hands/{index}", response_model=None)
-    async def edit(token: str, index: str, request: Request) -> Any:
-        async def run() -> dict[str, Any]:
-            stored, led = open_ledger(token, edit=True)
+    @r.put("/api/ledgers/{token}/hands/{hand_id}", response_model=None)
+    async def edit(token: str, hand_id: str, request: Request) -> Response:
+        async def work(claim: Claim | None) -> Response | Stored:
             entry = await entry_of(request)
-            return write(stored, led.edit(_whole(index, "hand"), entry), request)
-        return await guarded(run)
+            return await run_in_threadpool(
+                change, token, lambda led: led.edit(led.index_of(_hand(hand_id)), entry),
+                _base(request), claim)
+        return await mutate(request, work)
 
-    @r.delete("/api/ledgers/{token}/hands/{index}", response_model=None)
-    async def delete(token: str, index: str, request: Request) -> Any:
-        async def run() -> dict[str, Any]:
-            stored, led = open_ledger(token, edit=True)
-            return write(stored, led.delete(_whole(index, "hand")), request)
-        return await guarded(run)
+    @r.delete("/api/ledgers/{token}/hands/{hand_id}", response_model=None)
+    async def delete(token: str, hand_id: str, request: Request) -> Response:
+        async def work(claim: Claim | None) -> Response | Stored:
+            return await run_in_threadpool(
+                change, token, lambda led: led.delete(led.index_of(_hand(hand_id))),
+                _base(request), claim)
+        return await mutate(request, work)
+
+    @r.post("/api/ledgers/{token}/hands/{hand_id}/restore", response_model=None)
+    async def restore(token: str, hand_id: str, request: Request) -> Response:
+        async def work(claim: Claim | None) -> Response | Stored:
+            return await run_in_threadpool(
+                change, token, lambda led: led.restore(_hand(hand_id)), _base(request),
+                claim)
+        return await mutate(request, work)
 
     @r.get("/api/ledgers/{token}/export.json", response_model=None)
     async def export_json(token: str) -> Any:
         async def run() -> Response:
-            stored, led = open_ledger(token)
+            stored, led = await run_in_threadpool(open_ledger, token)
             return PlainTextResponse(led.dumps(), media_type="application/json", headers={
                 "Content-Disposition": f"attachment; filename=ledger-{stored.id[:8]}.json"})
         return await guarded(run)
@@ -153,7 +215,7 @@ def router(store: TableStore, page: Callable[[str], str]) -> APIRouter:
     @r.get("/api/ledgers/{token}/export.csv", response_model=None)
     async def export_csv(token: str) -> Any:
         async def run() -> Response:
-            stored, led = open_ledger(token)
+            stored, led = await run_in_threadpool(open_ledger, token)
             out = io.StringIO()
             csv.writer(out).writerows(led.csv_rows())
             return PlainTextResponse(out.getvalue(), media_type="text/csv", headers={
@@ -161,6 +223,17 @@ def router(store: TableStore, page: Callable[[str], str]) -> APIRouter:
         return await guarded(run)
 
     return r
+
+
+def _hand(text: str) -> str:
+    """A hand's id from the URL: hands are addressed by id, never by position."""
+    if text.isascii() and text.isdigit():
+        raise BadInput(f"hands are named by their id (like \"h3\": each hand's \"id\" in "
+                       f"the ledger), not by their position {text[:9]!r}")
+    if not (text[:1] == "h" and text[1:].isascii() and text[1:].isdigit()
+            and 2 <= len(text) <= 10):
+        raise BadInput(f"a hand's id is \"h\" and a number, like \"h3\", not {text[:20]!r}")
+    return text
 
 
 def _whole(text: str, what: str) -> int:

@@ -22,14 +22,12 @@
   }
   const points = (n) => `${n} point${Math.abs(n) === 1 ? "" : "s"}`;
   function status(text) { $("status").textContent = text; }
-  async function api(path, body, token) {
-    const opts = { method: body === undefined ? "GET" : "POST", headers: {} };
-    if (body !== undefined) {
-      opts.headers["Content-Type"] = "application/json";
-      opts.body = JSON.stringify(body);
-    }
-    if (token) opts.headers.Authorization = `Bearer ${token}`;
-    const r = await fetch(path, opts);
+  // GET without a body; a POST is a change, sent as `change` (request.js): carried out once
+  // however often the network delivers it
+  async function api(path, body, token, change) {
+    const method = body === undefined ? "GET" : "POST";
+    const r = change ? await change.send(method, path, { body, token })
+      : await window.sgmjRequest.send(method, path, { body, token });
     const data = await r.json().catch(() => ({}));
     if (!r.ok) {
       // FastAPI's validation errors are a list: name the first field that is wrong
@@ -111,8 +109,10 @@
     rules.addEventListener("change", followRules);
     followRules();
     $("create-seed-row").hidden = !opts.allow_seed;
-    $("create-form").addEventListener("submit", async (ev) => {
+    const creating = window.sgmjRequest.change();
+    $("create-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
+      window.sgmjRequest.busy($("create-form").querySelector('[type="submit"]'), async () => {
       try {
         const body = {
           name: $("create-name").value, rules: rules.value, quick: $("create-quick").checked,
@@ -121,10 +121,12 @@
         };
         const seed = $("create-seed").value.trim();
         if (opts.allow_seed && seed) body.seed = seed;   // as text: JS numbers lose digits past 2^53
-        const t = await api("/api/tables", body);
+        const t = await api("/api/tables", body, null, creating);
         localStorage.setItem(seatKey(t.table_id), JSON.stringify({ token: t.token, player: 0 }));
         location.href = `/t/${t.table_id}`;
+        await new Promise(() => {});   // busy until the table's page replaces this one
       } catch (e) { status(e.message); }
+      });
     });
   }
 
@@ -176,16 +178,21 @@
     $("join-replay-link").href = `/t/${encodeURIComponent(info.id)}/replay`;
     if (info.status === "finished") status("The match is over: watch the replay, or its final table.");
   }
-  $("join-form").addEventListener("submit", async (ev) => {
+  const joining = window.sgmjRequest.change();
+  $("join-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    try {
-      const body = { name: $("join-name").value };
-      if (!$("join-seat-label").hidden) body.player = Number($("join-seat").value);
-      const r = await api(`/api/tables/${S.tableId}/join`, body);
-      localStorage.setItem(seatKey(S.tableId), JSON.stringify({ token: r.token, player: r.player }));
-      S.token = r.token;
-      connect();
-    } catch (e) { status(e.message); }
+    window.sgmjRequest.busy($("join-form").querySelector('[type="submit"]'), async () => {
+      // a seat already taken from this browser is not taken again
+      if (S.token) return;
+      try {
+        const body = { name: $("join-name").value };
+        if (!$("join-seat-label").hidden) body.player = Number($("join-seat").value);
+        const r = await api(`/api/tables/${S.tableId}/join`, body, null, joining);
+        localStorage.setItem(seatKey(S.tableId), JSON.stringify({ token: r.token, player: r.player }));
+        S.token = r.token;
+        connect();
+      } catch (e) { status(e.message); }
+    });
   });
   $("watch").addEventListener("click", () => { S.token = null; connect(); });
   $("copy").addEventListener("click", async () => {
@@ -193,9 +200,10 @@
     try { await navigator.clipboard.writeText($("invite").value); status("Link copied."); }
     catch (_) { document.execCommand && document.execCommand("copy"); }
   });
-  $("start").addEventListener("click", async () => {
-    try { await api(`/api/tables/${S.tableId}/start`, {}, S.token); } catch (e) { status(e.message); }
-  });
+  const starting = window.sgmjRequest.change();
+  $("start").addEventListener("click", (ev) => window.sgmjRequest.busy(ev.currentTarget, async () => {
+    try { await api(`/api/tables/${S.tableId}/start`, {}, S.token, starting); } catch (e) { status(e.message); }
+  }));
 
   // ------------------------------------------------------------------ the socket
   function connect() {

@@ -11,17 +11,25 @@
   const PAIRS = ["cat-mouse", "rooster-centipede", "own-flower-season"];
   const $ = (id) => document.getElementById(id);
   const { el } = window.sgmjDom;
-  const L = { token: null, data: null, revision: null, editing: null, entry: null, timer: null };
+  const R = window.sgmjRequest;
+  // editing: the id of the hand being changed (null: a new hand); undo: the last deletion
+  const L = { token: null, data: null, revision: null, editing: null, editingNumber: null,
+    entry: null, timer: null, save: R.change(), undo: null };
 
   const signed = (n) => (n > 0 ? `+${n}` : String(n));
-  async function call(method, url, body) {
-    const r = await fetch(url, { method, headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body) });
+  async function answer(r) {
     let data = {};
     try { data = await r.json(); } catch (exc) { /* an empty answer */ }
-    if (!r.ok) throw new Error(data.message || `the server answered ${r.status}`);
+    if (!r.ok) {
+      const err = new Error(data.message || `the server answered ${r.status}`);
+      err.code = data.error;
+      throw err;
+    }
     return data;
   }
+  const call = async (method, url) => answer(await R.send(method, url));
+  // a change: carried out once, however often the network delivers it (request.js)
+  const changeBy = async (change, method, url, body) => answer(await change.send(method, url, { body }));
 
   // ---- opening a ledger
   async function openPage() {
@@ -30,22 +38,26 @@
     $("open-rules").replaceChildren(...Object.keys(opts.presets).map((p) => el("option", { value: p, selected: p === "standard" }, p)),
       el("option", { value: "house" }, "House rules (upload a file)"));
     $("open-rules").addEventListener("change", () => { $("open-house-label").hidden = $("open-rules").value !== "house"; });
-    $("open-form").addEventListener("submit", async (e) => {
+    const opening = R.change();
+    $("open-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const f = e.target;
-      const body = { names: [f.n0.value, f.n1.value, f.n2.value, f.n3.value], stake: $("open-stake").value.trim() || null };
-      try {
-        if ($("open-rules").value === "house") {
-          const file = $("open-house").files[0];
-          if (!file) throw new Error("choose the house-rule file");
-          body.house_rules = await file.text();
-        } else body.rules = $("open-rules").value;
-        const made = await call("POST", "/api/ledgers", body);
-        location.href = `/ledger/${made.edit}`;
-      } catch (exc) {
-        $("open-error").textContent = exc.message;
-        $("open-error").hidden = false;
-      }
+      R.busy($("open-form").querySelector('[type="submit"]'), async () => {
+        const body = { names: [f.n0.value, f.n1.value, f.n2.value, f.n3.value], stake: $("open-stake").value.trim() || null };
+        try {
+          if ($("open-rules").value === "house") {
+            const file = $("open-house").files[0];
+            if (!file) throw new Error("choose the house-rule file");
+            body.house_rules = await file.text();
+          } else body.rules = $("open-rules").value;
+          const made = await changeBy(opening, "POST", "/api/ledgers", body);
+          location.href = `/ledger/${made.edit}`;
+          await new Promise(() => {});   // busy until the ledger's page replaces this one
+        } catch (exc) {
+          $("open-error").textContent = exc.message;
+          $("open-error").hidden = false;
+        }
+      });
     });
   }
 
@@ -62,7 +74,7 @@
     const d = L.data, E = L.entry, names = d.names;
     $("entry").hidden = !d.can_edit;
     if (!d.can_edit) return;
-    $("entry-title").textContent = L.editing === null ? `Add hand ${d.next.number}` : `Change hand ${L.editing + 1}`;
+    $("entry-title").textContent = L.editing === null ? `Add hand ${d.next.number}` : `Change hand ${L.editingNumber}`;
     seg("entry-type", [["win", "A win"], ["drawn", "Drawn hand"]], E.type, (v) => { E.type = v; drawEntry(); });
     $("win-fields").hidden = E.type !== "win";
     $("kong-row").hidden = E.type !== "drawn";
@@ -79,6 +91,11 @@
       `${names[p.player]}: ${Object.fromEntries(REASONS)[p.reason]}${p.dealt ? " (in the deal)" : ""} `,
       el("button", { type: "button", onclick: () => { E.instant.splice(i, 1); drawEntry(); } }, "remove"))));
     $("entry-save").textContent = L.editing === null ? "Add hand" : "Save changes";
+    // nothing to save until a winner is chosen: a tap that comes just after a hand was
+    // saved (and the form emptied) saves nothing and says nothing
+    const incomplete = E.type === "win" && E.winner === null;
+    if ($("entry-save").dataset.busy !== "1") $("entry-save").disabled = incomplete;
+    $("entry-save").title = incomplete ? "Choose the winner first" : "";
     $("entry-cancel").hidden = L.editing === null;
     $("full-hand").href = `/score?ledger=${encodeURIComponent(L.token)}`;
     $("full-hand").hidden = L.editing !== null;
@@ -113,25 +130,80 @@
     E.instant = (e.instant || []).map((p) => Object.assign({}, p));
     return E;
   }
-  async function save() {
-    $("entry-error").hidden = true;
-    try {
-      const body = entryBody();
-      const url = `/api/ledgers/${encodeURIComponent(L.token)}/hands`;
-      const data = L.editing === null ? await call("POST", url, body) : await call("PUT", `${url}/${L.editing}`, body);
-      L.editing = null;
-      L.entry = blankEntry();
-      show(data);
-    } catch (exc) {
-      $("entry-error").textContent = exc.message;
-      $("entry-error").hidden = false;
-    }
+  function problem(exc) {
+    $("entry-error").textContent = exc.message;
+    $("entry-error").hidden = false;
   }
-  async function remove(i) {
-    try { show(await call("DELETE", `/api/ledgers/${encodeURIComponent(L.token)}/hands/${i}`)); } catch (exc) {
-      $("entry-error").textContent = exc.message;
-      $("entry-error").hidden = false;
-    }
+  const handsUrl = () => `/api/ledgers/${encodeURIComponent(L.token)}/hands`;
+  async function save() {
+    await R.busy($("entry-save"), async () => {
+      $("entry-error").hidden = true;
+      try {
+        const body = entryBody();
+        const data = L.editing === null ? await changeBy(L.save, "POST", handsUrl(), body)
+          : await changeBy(L.save, "PUT", `${handsUrl()}/${encodeURIComponent(L.editing)}`, body);
+        L.editing = null;
+        L.entry = blankEntry();
+        L.undo = null;
+        show(data);
+      } catch (exc) {
+        if (exc.code === "idempotency-key-reused") {
+          // the first try of this change was carried out, though its answer was lost
+          await refresh();
+          exc.message = "Your earlier change was saved: the ledger below shows it. Check the hand, and change it if need be.";
+          L.editing = null;
+          L.entry = blankEntry();
+          drawEntry();
+        }
+        problem(exc);
+      }
+    });
+    drawEntry();
+  }
+  // Deleting a hand by its id (never by its place: a repeated delete must not take the
+  // hand that moved up); the last deletion can be undone.
+  function remove(h, button) {
+    return R.busy(button, async () => {
+      try {
+        show(await changeBy(R.change(), "DELETE", `${handsUrl()}/${encodeURIComponent(h.id)}`));
+        L.undo = { id: h.id, number: h.number, text: h.text };
+        drawUndo();
+      } catch (exc) { problem(exc); }
+    });
+  }
+  function undo(button) {
+    const gone = L.undo;
+    if (!gone) return undefined;
+    return R.busy(button, async () => {
+      try {
+        show(await changeBy(R.change(), "POST", `${handsUrl()}/${encodeURIComponent(gone.id)}/restore`));
+        L.undo = null;
+        drawUndo();
+      } catch (exc) { problem(exc); }
+    });
+  }
+  // The deleted hand keeps its row, struck out, with Undo where Edit was: the rows below do
+  // not move up under a finger that taps Delete again, and nothing is where Delete was.
+  function placeDeleted() {
+    const u = L.undo;
+    if (!u || !L.data.can_edit) return;
+    const row = el("tr", { class: "deleted", "data-testid": "hand-deleted" },
+      el("td", {}, ""),
+      el("td", { class: "what", colspan: String(1 + L.data.names.length) },
+        el("div", { "data-testid": "deleted-text" }, `Hand ${u.number} deleted: ${u.text}`)),
+      el("td", {}, el("div", { class: "actions" },
+        el("button", { type: "button", "data-testid": "undo-button", onclick: (ev) => undo(ev.currentTarget) }, "Undo"))));
+    // newest first: the hand sat below the hands numbered after it
+    const later = [...$("hands").querySelectorAll('[data-testid="hand-row"]')]
+      .filter((r) => Number(r.dataset.number) > u.number - 1);
+    if (later.length) later[later.length - 1].after(row); else $("hands").prepend(row);
+  }
+  function drawUndo() {
+    $("hands").querySelectorAll('[data-testid="hand-deleted"]').forEach((r) => r.remove());
+    placeDeleted();
+  }
+  async function refresh() {
+    try { show(await call("GET", `/api/ledgers/${encodeURIComponent(L.token)}`)); } catch (exc) { /* the poll tries again */ }
   }
 
   function show(d) {
@@ -152,8 +224,9 @@
       el("td", { class: "what" }, el("div", { "data-testid": "hand-text" }, h.text), el("div", { class: "small", "data-testid": "hand-deal" }, `${names[h.dealer]} dealt · ${h.round_wind} round`)),
       ...h.deltas.map((x, p) => el("td", { "data-testid": `hand-delta-${p}` }, signed(x))),
       d.can_edit ? el("td", {}, el("div", { class: "actions" },
-        el("button", { type: "button", "data-testid": "hand-edit", onclick: () => { L.editing = h.number - 1; L.entry = entryFrom(h); drawEntry(); $("entry").scrollIntoView(); } }, "Edit"),
-        el("button", { type: "button", "data-testid": "hand-delete", onclick: () => remove(h.number - 1) }, "Delete"))) : null)));
+        el("button", { type: "button", "data-testid": "hand-edit", onclick: () => { L.editing = h.id; L.editingNumber = h.number; L.entry = entryFrom(h); drawEntry(); $("entry").scrollIntoView(); } }, "Edit"),
+        el("button", { type: "button", class: "danger", "data-testid": "hand-delete", "aria-label": `Delete hand ${h.number}`, onclick: (ev) => remove(h, ev.currentTarget) }, "Delete"))) : null)));
+    placeDeleted();
     $("settle").replaceChildren(...(d.settle.length ? d.settle.map((t) => el("li", { "data-testid": "transfer" }, t.text + (t.money ? ` (${t.money})` : "")))
       : [el("li", {}, d.pays ? "Nobody owes anybody." : "Nobody pays at this table: the points are each player's score.")]));
     $("export-csv").href = `/api/ledgers/${encodeURIComponent(L.token)}/export.csv`;

@@ -307,8 +307,11 @@
     $("ledger-note").hidden = false;
     $("ledger-note").replaceChildren(`Hand ${d.next.number} of the ledger: ${d.next.dealer_name} deals (East), ${d.next.round_wind} round, ${d.rules} rules. `,
       el("a", { href: `/ledger/${encodeURIComponent(token)}` }, "Back to the ledger"));
-    $("to-ledger").addEventListener("click", toLedger);
+    S.ledger.adding = window.sgmjRequest.change();
+    $("to-ledger").addEventListener("click", (ev) => window.sgmjRequest.busy(ev.currentTarget, toLedger));
   }
+  // one tap, one hand: the button is busy until the ledger's page opens, and a repeat of
+  // the request (a retry, a double tap) carries the same key (request.js)
   async function toLedger() {
     const L = S.ledger, req = S.last.request, player = (seat) => L.players[seat];
     const hand = { concealed: req.concealed, melds: req.melds, bonus: req.bonus, win_tile: req.win_tile, events: req.events };
@@ -319,10 +322,14 @@
     const instant = S.last.detail.instant.map((p) => Object.assign({ player: player(SEATS.indexOf(p.seat)), reason: p.reason },
       S.dealt && ["cat-mouse", "rooster-centipede", "own-flower-season"].includes(p.reason) ? { dealt: true } : {}));
     if (instant.length) body.instant = instant;
-    const r = await fetch(`/api/ledgers/${encodeURIComponent(L.token)}/hands`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    const d = await r.json();
+    let r;
+    try {
+      r = await L.adding.send("POST", `/api/ledgers/${encodeURIComponent(L.token)}/hands`, { body });
+    } catch (exc) { showProblem(exc.message); return; }
+    const d = await r.json().catch(() => ({}));
     if (!r.ok) { showProblem(d.message || `the ledger refused the hand (${r.status})`); return; }
     location.href = `/ledger/${encodeURIComponent(L.token)}`;
+    await new Promise(() => {});   // busy until the ledger's page replaces this one
   }
 
   // ---- set-up

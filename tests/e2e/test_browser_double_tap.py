@@ -1,0 +1,330 @@
+"""One tap, one change: every button that changes something, tapped twice on a phone on a
+slow mobile network (400 ms of latency, taps 200 ms apart), three times, and double-clicked
+with no latency at all, changes the ledger or the lobby once; and a request whose answer
+the network loses is sent again and carried out once. The ledger's totals are checked
+against an independent reckoning of the hands the server holds (ledger_model.py)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import urllib.request
+from typing import Any
+
+import pytest
+
+from .conftest import Server
+from .ledger_model import reckon
+
+PHONE = {"width": 390, "height": 844}
+LATENCY_MS = 400
+GAP_MS = 200
+NAMES = ["Ann", "Bob", "Cy", "Dee"]
+HANDS: list[dict[str, Any]] = [
+    {"type": "win", "winner": 0, "tai": 3, "from": 1},
+    {"type": "drawn"},
+    {"type": "win", "winner": 2, "tai": 1, "from": None},
+]
+MODES = ["two-taps", "three-taps", "double-click"]
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def open_page(browser: Any, mode: str) -> tuple[Any, Any, list[str]]:
+    """A phone on a slow mobile network, or (double-click) a desktop with none."""
+    if mode == "double-click":
+        ctx = browser.new_context()
+        page = ctx.new_page()
+    else:
+        ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+        page = ctx.new_page()
+        cdp = ctx.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", {
+            "offline": False, "latency": LATENCY_MS, "downloadThroughput": -1,
+            "uploadThroughput": -1})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return ctx, page, errors
+
+
+def hit(page: Any, target: Any, mode: str) -> None:
+    """Tap ``target`` as the mode says: at its place on the screen, as a finger does (a
+    disabled button there takes no tap), not through Playwright's wait for it."""
+    target.wait_for()
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    if mode == "double-click":
+        page.mouse.dblclick(x, y)
+        return
+    for i in range(3 if mode == "three-taps" else 2):
+        if i:
+            page.wait_for_timeout(GAP_MS)   # the user's second tap, not a wait for a timer
+        page.touchscreen.tap(x, y)
+
+
+def settled(page: Any) -> None:
+    """No request of the page is still on its way."""
+    page.wait_for_function("() => window.sgmjRequest && window.sgmjRequest.inFlight === 0")
+
+
+def post(server: Server, path: str, body: Any = None, method: str = "POST") -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(f"{server.url}{path}", data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def ledger_with(server: Server, hands: list[dict[str, Any]]) -> str:
+    made = post(server, "/api/ledgers", {"names": NAMES, "rules": "standard"})
+    for h in hands:
+        post(server, f"/api/ledgers/{made['edit']}/hands", h)
+    return str(made["edit"])
+
+
+def entries(server: Server, edit: str) -> list[dict[str, Any]]:
+    return [h["entry"] for h in server.get(f"/api/ledgers/{edit}")["hands"]]
+
+
+def rows(server: Server, table: str) -> int:
+    with sqlite3.connect(server.db.removeprefix("sqlite:///")) as conn:
+        return int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+
+def shows_the_reckoning(page: Any, hands: list[dict[str, Any]]) -> None:
+    """The page's standings equal an independent reckoning of ``hands``."""
+    want = reckon(hands)
+    totals = want[-2]["totals"] if hands else [0, 0, 0, 0]
+    standing = page.get_by_test_id("standing")
+    got = {int(standing.nth(i).get_attribute("data-player")):
+           standing.nth(i).get_by_test_id("standing-points").inner_text() for i in range(4)}
+    assert got == {p: signed(totals[p]) for p in range(4)}
+    assert page.get_by_test_id("hand-row").count() == len(hands)
+
+
+def fill_win(page: Any, h: dict[str, Any]) -> None:
+    page.locator('#entry-type button[data-value="win"]').click()
+    page.locator(f'#entry-winner button[data-value="{h["winner"]}"]').click()
+    frm = h["from"]
+    page.locator(f'#entry-from button[data-value="{"null" if frm is None else frm}"]').click()
+    page.get_by_test_id("entry-tai").fill(str(h["tai"]))
+
+
+# ---------------------------------------------------------------- the ledger
+
+@pytest.mark.parametrize("mode", MODES)
+def test_add_hand_tapped_twice_adds_one_hand(browser: Any, server: Server, mode: str) -> None:
+    edit = ledger_with(server, HANDS[:2])
+    ctx, page, errors = open_page(browser, mode)
+    page.goto(f"{server.url}/ledger/{edit}")
+    page.get_by_test_id("hand-row").nth(1).wait_for()
+    new = {"type": "win", "winner": 3, "tai": 2, "from": 0}
+    fill_win(page, new)
+    hit(page, page.get_by_test_id("entry-save"), mode)
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=hand-row]')"
+                           ".length === 3")
+    settled(page)
+    held = entries(server, edit)
+    assert held == [*HANDS[:2], new]
+    shows_the_reckoning(page, held)
+    assert page.get_by_test_id("entry-error").is_hidden()
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_save_changes_tapped_twice_changes_once(browser: Any, server: Server,
+                                                mode: str) -> None:
+    edit = ledger_with(server, HANDS)
+    before = server.get(f"/api/ledgers/{edit}")["revision"]
+    ctx, page, errors = open_page(browser, mode)
+    page.goto(f"{server.url}/ledger/{edit}")
+    page.locator('[data-testid="hand-row"][data-number="1"] [data-testid="hand-edit"]').click()
+    changed = {"type": "win", "winner": 1, "tai": 2, "from": 3}
+    fill_win(page, changed)
+    hit(page, page.get_by_test_id("entry-save"), mode)
+    page.get_by_test_id("entry-save").filter(has_text="Add hand").wait_for()
+    settled(page)
+    assert server.get(f"/api/ledgers/{edit}")["revision"] == before + 1
+    held = entries(server, edit)
+    assert held == [changed, *HANDS[1:]]
+    shows_the_reckoning(page, held)
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_delete_tapped_twice_deletes_that_hand_only_and_can_be_undone(
+        browser: Any, server: Server, mode: str) -> None:
+    edit = ledger_with(server, HANDS)
+    ctx, page, errors = open_page(browser, mode)
+    page.goto(f"{server.url}/ledger/{edit}")
+    delete = page.locator('[data-testid="hand-row"][data-number="2"] '
+                          '[data-testid="hand-delete"]')
+    hit(page, delete, mode)
+    page.get_by_test_id("hand-deleted").wait_for()
+    settled(page)
+    held = entries(server, edit)
+    assert held == [HANDS[0], HANDS[2]]       # not the hand that moved up into its place
+    shows_the_reckoning(page, held)
+    assert page.get_by_test_id("deleted-text").inner_text().startswith("Hand 2 deleted")
+    # the struck-out row sits where hand 2 was: between hands 3 (now 2) and 1
+    order = page.locator("#hands tr").evaluate_all(
+        "rows => rows.map(r => r.dataset.number || 'deleted')")
+    assert order == ["2", "deleted", "1"]
+    hit(page, page.get_by_test_id("undo-button"), mode)
+    page.get_by_test_id("hand-deleted").wait_for(state="detached")
+    settled(page)
+    held = entries(server, edit)
+    assert held == HANDS
+    shows_the_reckoning(page, held)
+    assert errors == []
+    ctx.close()
+
+
+def test_delete_sits_apart_from_edit_on_a_phone(browser: Any, server: Server) -> None:
+    edit = ledger_with(server, HANDS)
+    ctx, page, _ = open_page(browser, "two-taps")
+    page.goto(f"{server.url}/ledger/{edit}")
+    row = page.locator('[data-testid="hand-row"][data-number="1"]')
+    e, d = (row.get_by_test_id(t).bounding_box() for t in ("hand-edit", "hand-delete"))
+    assert e is not None and d is not None
+    gap = max(d["x"] - (e["x"] + e["width"]), d["y"] - (e["y"] + e["height"]))
+    assert gap >= 12    # px: a finger aimed at Edit does not touch Delete
+    ctx.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_open_the_ledger_tapped_twice_opens_one(browser: Any, server: Server,
+                                                mode: str) -> None:
+    ctx, page, errors = open_page(browser, mode)
+    page.goto(f"{server.url}/ledger")
+    for i, n in enumerate(NAMES):
+        page.get_by_test_id(f"open-name-{i}").fill(n)
+    hit(page, page.get_by_test_id("open-submit"), mode)
+    page.get_by_test_id("next-hand").wait_for()
+    settled(page)
+    assert rows(server, "ledgers") == 1
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_add_to_the_ledger_from_the_calculator_tapped_twice_adds_one_hand(
+        browser: Any, server: Server, mode: str) -> None:
+    edit = ledger_with(server, [])
+    ctx, page, errors = open_page(browser, mode)
+    page.goto(f"{server.url}/score?ledger={edit}")
+    page.get_by_test_id("ledger-note").wait_for()
+    # Ann (East, the dealer) wins on Cy's Red Dragon: White and Green shown, Red concealed
+    page.locator('#seat button[data-value="0"]').click()
+    page.locator('#how button[data-value="2"]').click()
+    page.locator('#modes button[data-value="set"]').click()
+    page.locator('#kinds button[data-value="pong"]').click()
+    for t in ("5z", "6z"):
+        page.get_by_test_id(f"pick-{t}").click()
+    page.locator('#modes button[data-value="hand"]').click()
+    for t in ("7z", "7z", "1m", "2m", "3m", "9p", "9p", "7z"):
+        page.get_by_test_id(f"pick-{t}").click()
+    page.get_by_test_id("to-ledger").wait_for()
+    hit(page, page.get_by_test_id("to-ledger"), mode)
+    page.wait_for_url(f"**/ledger/{edit}")
+    page.get_by_test_id("hand-row").first.wait_for()
+    settled(page)
+    held = entries(server, edit)
+    assert len(held) == 1 and held[0]["winner"] == 0 and held[0]["from"] == 2
+    # Big Three Dragons, the third on Cy's discard: 7 tai, paid at the cap of 5 (base 32);
+    # Cy is liable (Bao) and pays the whole table's share: 2 x 32 (as discarder) + 32 + 32
+    standing = page.get_by_test_id("standing")
+    got = {int(standing.nth(i).get_attribute("data-player")):
+           standing.nth(i).get_by_test_id("standing-points").inner_text() for i in range(4)}
+    assert got == {0: "+128", 1: "0", 2: "-128", 3: "0"}
+    assert errors == []
+    ctx.close()
+
+
+def test_a_change_whose_answer_is_lost_is_sent_again_and_made_once(
+        browser: Any, server: Server) -> None:
+    edit = ledger_with(server, HANDS[:1])
+    ctx, page, errors = open_page(browser, "double-click")
+    lost: list[str] = []
+
+    def lose_the_first_answer(route: Any) -> None:
+        if route.request.method == "POST" and not lost:
+            route.fetch()           # the server gets it and adds the hand ...
+            lost.append(route.request.headers.get("idempotency-key", ""))
+            route.abort("connectionreset")   # ... but its answer never arrives
+            return
+        route.continue_()
+    page.route("**/api/ledgers/*/hands", lose_the_first_answer)
+    page.goto(f"{server.url}/ledger/{edit}")
+    page.get_by_test_id("hand-row").first.wait_for()
+    new = {"type": "win", "winner": 1, "tai": 2, "from": None}
+    fill_win(page, new)
+    page.get_by_test_id("entry-save").click()
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=hand-row]')"
+                           ".length === 2")
+    settled(page)
+    assert lost and lost[0]
+    held = entries(server, edit)
+    assert held == [HANDS[0], new]
+    shows_the_reckoning(page, held)
+    assert page.get_by_test_id("entry-error").is_hidden()
+    assert errors == []
+    ctx.close()
+
+
+# ---------------------------------------------------------------- the lobby
+
+@pytest.mark.parametrize("mode", MODES)
+def test_create_table_tapped_twice_makes_one_table(browser: Any, server: Server,
+                                                   mode: str) -> None:
+    ctx, page, errors = open_page(browser, mode)
+    page.goto(server.url + "/")
+    page.get_by_test_id("create-name").fill("Quinn")
+    hit(page, page.get_by_test_id("create"), mode)
+    page.wait_for_url("**/t/*")
+    page.get_by_test_id("start").wait_for()
+    settled(page)
+    assert rows(server, "game_tables") == 1
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_take_a_seat_tapped_twice_takes_one_seat(browser: Any, server: Server,
+                                                 mode: str) -> None:
+    made = post(server, "/api/tables", {"name": "Ann", "rules": "casual", "seed": 3})
+    ctx, page, errors = open_page(browser, mode)
+    page.goto(made["invite"])
+    page.get_by_test_id("join-name").fill("Quinn")
+    hit(page, page.get_by_test_id("join"), mode)
+    page.get_by_test_id("join").wait_for(state="hidden")
+    settled(page)
+    seats = server.get(f"/api/tables/{made['table_id']}")["seats"]
+    assert sorted(s["name"] for s in seats if s["kind"] == "human") == ["Ann", "Quinn"]
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_start_tapped_twice_starts_once_and_says_nothing_is_wrong(
+        browser: Any, server: Server, mode: str) -> None:
+    ctx, page, errors = open_page(browser, mode)
+    page.goto(server.url + "/")
+    page.get_by_test_id("create-name").fill("Quinn")
+    page.get_by_test_id("create").click()
+    page.wait_for_url("**/t/*")
+    hit(page, page.get_by_test_id("start"), mode)
+    page.get_by_test_id("start").wait_for(state="hidden")
+    settled(page)
+    table_id = page.url.rsplit("/", 1)[1]
+    assert server.get(f"/api/tables/{table_id}")["status"] == "playing"
+    assert "started" not in page.locator("#status").inner_text()
+    assert errors == []
+    ctx.close()
