@@ -519,13 +519,30 @@ def _tai_page(rules: Ruleset) -> list[Block]:
              "scores at this table, pattern by pattern: a hand often scores more than the "
              "one pattern it shows."),
     ]
-    for pid in ids:
-        out += [Heading(f"{PATTERNS[pid].english}", 3),
-                _example_row(EXAMPLES[pid], rules, pid)]
-        if pid == "full-colour" and _honours_only_as_full_colour(rules):
-            out.append(_example_row(HONOURS_ONLY, rules, pid, "A hand of honours only "
-                                                              "counts as Full Colour here."))
-    return out
+    return out + list(_examples(rules))
+
+
+_EXAMPLES_SHOWN: dict[str, tuple[Block, ...]] = {}
+_EXAMPLES_KEPT = 32
+
+
+def _examples(rules: Ruleset) -> tuple[Block, ...]:
+    """The examples, each scored under these rules. Scoring them all takes some tens of
+    milliseconds, too long to do for every request a server answers, so the blocks are
+    kept per rule set (by its digest, a few rule sets at most)."""
+    key = rules.digest()
+    if key not in _EXAMPLES_SHOWN:
+        out: list[Block] = []
+        for pid in (p for p in PATTERNS if p in rules.scoring.patterns):
+            out += [Heading(f"{PATTERNS[pid].english}", 3),
+                    _example_row(EXAMPLES[pid], rules, pid)]
+            if pid == "full-colour" and _honours_only_as_full_colour(rules):
+                out.append(_example_row(HONOURS_ONLY, rules, pid, "A hand of honours only "
+                                                                  "counts as Full Colour here."))
+        if len(_EXAMPLES_SHOWN) >= _EXAMPLES_KEPT:
+            del _EXAMPLES_SHOWN[next(iter(_EXAMPLES_SHOWN))]
+        _EXAMPLES_SHOWN[key] = tuple(out)
+    return _EXAMPLES_SHOWN[key]
 
 
 def _example_row(ex: TaiExample, rules: Ruleset, pid: str, intro: str = "") -> TileRow:
