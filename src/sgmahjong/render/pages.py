@@ -529,7 +529,7 @@ _EXAMPLES_KEPT = 32
 def _examples(rules: Ruleset) -> tuple[Block, ...]:
     """The examples, each scored under these rules. Scoring them all takes some tens of
     milliseconds, too long to do for every request a server answers, so the blocks are
-    kept per rule set (by its digest, a few rule sets at most)."""
+    kept per rule set (by its digest, the last 32 rule sets)."""
     key = rules.digest()
     if key not in _EXAMPLES_SHOWN:
         out: list[Block] = []
