@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from sgmahjong.english import tile_name
 from sgmahjong.hand import Hand
 from sgmahjong.render.pages import (
     Bullets,
@@ -22,10 +23,11 @@ from sgmahjong.render.pages import (
     page_ids,
     pages,
 )
-from sgmahjong.render.tai_examples import EXAMPLES
+from sgmahjong.render.tai_examples import EXAMPLES, HONOURS_ONLY, TaiExample
 from sgmahjong.rules.catalog import PATTERNS
 from sgmahjong.rules.loading import PRESETS, load_rules
-from sgmahjong.scoring.tai import score_hand
+from sgmahjong.rules.model import Ruleset
+from sgmahjong.scoring.tai import ScoreResult, score_hand
 from sgmahjong.tiles import Tile
 
 NOTATION = re.compile(r"\b[1-9][mpszfga]\b")
@@ -210,7 +212,8 @@ def test_every_example_scores_its_pattern(preset: str) -> None:
 
 def test_examples_are_drawn_as_they_are_scored() -> None:
     rows = [b for b in page("tai", load_rules("standard")).blocks if isinstance(b, TileRow)]
-    assert len(rows) == len(load_rules("standard").scoring.patterns)
+    # one per pattern, and a hand of honours only beside Full Colour's
+    assert len(rows) == len(load_rules("standard").scoring.patterns) + 1
     first = rows[0]   # Dragon Pong: the hand, the winning tile apart, the pong
     assert first.groups == (("1m", "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s"),
                             ("1m",), ("7z", "7z", "7z"))
@@ -271,3 +274,265 @@ def test_pages_as_json() -> None:
     cards = [b for b in data["blocks"] if b["type"] == "tilecards"]
     assert cards[0]["cards"][0] == {"tile": "1m", "lines": ["1 Characters", "一萬", "1m"]}
     assert Tile.M1.text == "1m"
+
+
+# ------------------------------------------------------------------ RULES.md, row by row
+
+# RULES.md "Where the presets differ", the rows the pages state, written out by hand: the
+# tests below check that each preset's Ruleset says the same, then check the pages against
+# the Ruleset's fields, so a house-rule file is held to the same facts.
+HONOURS_ONLY_ROW = {"standard": ("full-colour", 4), "limit": ("all-honours", "limit"),
+                    "garden": ("all-honours", "limit"), "automatic": ("all-honours", 4),
+                    "menqing": ("full-colour", 4)}
+"""Row "honours only": counts as Full Colour 4 / limit hand 5 / All Honours 4."""
+WALL_ROW = {"standard": "same-wall", "limit": "dead-wall", "casual": "dead-wall",
+            "garden": "same-wall", "automatic": "same-wall", "menqing": "same-wall"}
+"""Row "replacement draws come from, and the end of the wall"."""
+SEVERAL_WINNERS_ROW = {"standard": "nearest", "limit": "all", "casual": "all",
+                       "garden": "nearest", "automatic": "nearest", "menqing": "nearest"}
+"""Row "several players can win on one discard"."""
+TIMES = {1: "once", 2: "twice"}
+
+
+def _lines(text: str, start: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith(start)]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_presets_are_rules_md_s_table(preset: str) -> None:
+    rules = load_rules(preset)
+    assert rules.wall.replacement == WALL_ROW[preset]
+    assert rules.payments.multiple_winners == SEVERAL_WINNERS_ROW[preset]
+    assert rules.claims.passed_claim                  # "on" under every preset
+    if rules.scoring.counts_tai:
+        pid, value = HONOURS_ONLY_ROW[preset]
+        rule = rules.scoring.patterns[pid]
+        assert (rule.limit if value == "limit" else rule.tai == value)
+        assert rules.scoring.honours_only_as_full_colour == (pid == "full-colour")
+        # and the scorer counts a hand of honours only that way
+        ex = HONOURS_ONLY
+        result = score_hand(ex.hand, ex.context(), rules)
+        assert pid in [i.id for i in result.items] or (value == "limit" and result.is_limit)
+
+
+def _honours_only_counts_as_full_colour(rules: Ruleset) -> bool:
+    s = rules.scoring
+    return (s.honours_only_as_full_colour and "full-colour" in s.patterns
+            and not s.patterns["full-colour"].limit)
+
+
+@pytest.mark.parametrize("preset", [p for p in PRESETS if load_rules(p).scoring.counts_tai])
+def test_a_hand_of_honours_only_is_said_as_the_scorer_counts_it(preset: str) -> None:
+    rules = load_rules(preset)
+    s = rules.scoring
+    text = page("rules", rules).text()
+    unscored = _lines(text, "Not scored at this table:")
+    tai = page("tai", rules)
+    row = {r[0]: r[2] for b in tai.blocks if isinstance(b, Table) for r in b.rows}
+    result = score_hand(HONOURS_ONLY.hand, HONOURS_ONLY.context(), rules)
+    if _honours_only_counts_as_full_colour(rules):
+        value = s.patterns["full-colour"].tai
+        assert "full-colour" in [i.id for i in result.items]      # what the scorer does
+        assert not any("All Honours" in line for line in unscored), unscored
+        assert (f"A hand of honours only counts as Full Colour: {value} tai."
+                in text.splitlines())
+        assert row["Full Colour"].startswith(f"{value} tai")
+        assert "honours only" in row["Full Colour"]
+        # and the Full Colour example shows such a hand, scored as Full Colour
+        shown = _examples_shown(tai)["full-colour"]
+        assert len(shown) == 2 and _tiles(shown[1]) == _tiles_of(HONOURS_ONLY)
+        assert "Full Colour 4" in shown[1].caption
+    else:
+        assert "honours only" not in row.get("Full Colour", "")
+        assert ("All Honours" in row) == ("all-honours" in s.patterns)
+        assert any("All Honours" in line for line in unscored) == ("all-honours" not in s.patterns)
+
+
+def test_honours_only_in_standard_by_hand() -> None:
+    """RULES.md: under `standard` an honours-only hand counts as Full Colour, 4 tai."""
+    std = load_rules("standard")
+    text = page("rules", std).text()
+    assert "All Honours" not in text
+    assert "A hand of honours only counts as Full Colour: 4 tai." in text
+    row = {r[0]: r[2] for b in page("tai", std).blocks if isinstance(b, Table) for r in b.rows}
+    assert row["Full Colour"] == "4 tai (also a hand of honours only)"
+
+
+# ------------------------------------------------------------------ the examples' captions
+
+def _tiles(row: TileRow) -> list[str]:
+    return sorted(t for g in row.groups for t in g)
+
+
+def _tiles_of(ex: TaiExample) -> list[str]:
+    return sorted(t.text for t in ex.hand.all_tiles())
+
+
+def _examples_shown(p: Page) -> dict[str, list[TileRow]]:
+    """The tile rows of the tai page under each pattern's heading."""
+    by_name = {n.english: pid for pid, n in PATTERNS.items()}
+    out: dict[str, list[TileRow]] = {}
+    current = None
+    for b in p.blocks:
+        if isinstance(b, Heading) and b.level == 3:
+            current = by_name[b.text]
+            out[current] = []
+        elif isinstance(b, TileRow):
+            assert current is not None
+            out[current].append(b)
+    return out
+
+
+SCORES = re.compile(r"It scores (\d+) tai(?:, counted as (\d+))?(, a limit hand)?: ([^.]+)\.")
+
+
+def _parts(result: ScoreResult) -> list[str]:
+    return [f"{i.name} {i.tai // i.count} × {i.count}" if i.count > 1 else f"{i.name} {i.tai}"
+            for i in result.items]
+
+
+@pytest.mark.parametrize("preset", [p for p in PRESETS if load_rules(p).scoring.counts_tai])
+def test_each_example_is_captioned_with_what_it_scores(preset: str) -> None:
+    rules = load_rules(preset)
+    s = rules.scoring
+    shown = _examples_shown(page("tai", rules))
+    assert list(shown) == [p for p in PATTERNS if p in s.patterns]
+    for pid, rows in shown.items():
+        examples = [EXAMPLES[pid]]
+        if pid == "full-colour" and _honours_only_counts_as_full_colour(rules):
+            examples.append(HONOURS_ONLY)
+        assert len(rows) == len(examples)
+        for row, ex in zip(rows, examples, strict=True):
+            assert _tiles(row) == _tiles_of(ex)
+            result = score_hand(ex.hand, ex.context(), rules)
+            assert result.winning
+            how = "self-drawn" if ex.self_drawn else "on a discard"
+            assert f"wins on {tile_name(ex.win_tile)}, {how}" in row.caption
+            m = SCORES.search(row.caption)
+            assert m, (pid, row.caption)
+            total, counted, limit, parts = m.groups()
+            assert int(total) == result.raw_tai, (pid, row.caption)
+            assert (counted is not None) == (result.raw_tai > result.tai)
+            if counted is not None:
+                assert int(counted) == result.tai == s.tai_cap
+            assert bool(limit) == result.is_limit
+            if result.is_limit:
+                assert parts == result.items[0].name and result.raw_tai == s.limit_tai
+            else:
+                assert parts.split(", ") == _parts(result), (pid, row.caption)
+                # the parts add up to the total the caption gives
+                values = [int(x) * int(n or 1) for x, n in
+                          re.findall(r" (\d+)(?: × (\d+))?(?:,|$)", parts)]
+                assert sum(values) == int(total), (pid, row.caption)
+
+
+def test_little_four_winds_by_hand() -> None:
+    """`standard`: Little Four Winds is 4 for the winds; with a chow of one suit beside
+    them the hand is Half Colour too (2): 6 raw, counted as the cap of 5."""
+    shown = _examples_shown(page("tai", load_rules("standard")))["little-four-winds"]
+    caption = shown[0].caption
+    assert "It scores 6 tai, counted as 5: Half Colour 2, Little Four Winds 4." in caption
+    assert "Little Four Winds: 4 tai" not in caption
+
+
+@pytest.mark.parametrize("preset", [p for p in PRESETS if load_rules(p).scoring.counts_tai])
+def test_the_last_tile_example_is_one_the_rules_allow(preset: str) -> None:
+    """RULES.md: where replacements come from the same wall, no discard follows the final
+    playable tile: a win on it is self-drawn."""
+    rules = load_rules(preset)
+    if "last-tile" not in rules.scoring.patterns:
+        return
+    (row,) = _examples_shown(page("tai", rules))["last-tile"]
+    if rules.wall.replacement == "same-wall":
+        assert "self-drawn" in row.caption and "on a discard" not in row.caption
+        assert EXAMPLES["last-tile"].self_drawn
+
+
+def test_an_example_below_the_minimum_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text('extends = "standard"\nname = "two tai"\n[scoring]\nminimum_tai = 2\n',
+                    encoding="utf-8")
+    rules = load_rules(str(path))
+    (row,) = _examples_shown(page("tai", rules))["dragon-pong"]
+    result = score_hand(EXAMPLES["dragon-pong"].hand, EXAMPLES["dragon-pong"].context(), rules)
+    assert not result.winning and result.raw_tai == 1
+    assert "It is worth 1 tai (Dragon Pong 1), below the minimum of 2 here" in row.caption
+    assert "It scores" not in row.caption
+
+
+# ------------------------------------------------------------------ claims, the wall, winners
+
+def _claims_part(rules: Ruleset) -> str:
+    return section(page("rules", rules), "Claims, the wall and the match")
+
+
+def _check_wall_and_claims(rules: Ruleset) -> None:
+    part = _claims_part(rules)
+    n = rules.wall.end_tiles
+    if rules.claims.passed_claim:
+        assert ("you cannot win on or pong another copy of it until you next draw a tile "
+                "or declare a set.") in part
+    assert "next turn" not in part
+    final = (f"The final playable tile (the draw that leaves {n}) may still win, make a kong "
+             "or complete a set of bonus tiles, but no replacement tile is drawn for it and "
+             "no tile is thrown after it.")
+    dead = ("A kong or a bonus tile on the last tile of the live wall still gets its "
+            "replacement. The hand is drawn when a tile is due and the live wall is empty, "
+            "or when a replacement is due and the dead wall is empty.")
+    if rules.wall.replacement == "same-wall":
+        assert final in part and "dead wall" not in part
+    else:
+        assert dead in part and f"The last {n} tiles of the wall are a dead wall" in part
+        assert "no tile is thrown after it" not in part
+
+
+def _check_several_winners(rules: Ruleset) -> None:
+    p = rules.payments
+    text = section(page("rules", rules), "Winning and what a win pays")
+    only_losers = (f"Only the losers pay: the thrower pays each winner "
+                   f"{TIMES.get(p.discarder_pays, f'{p.discarder_pays} times')} the base of "
+                   f"that winner's hand, each other player who did not win pays each winner "
+                   f"{TIMES.get(p.others_pay, f'{p.others_pay} times')} that base, and "
+                   "winners pay each other nothing.")
+    if p.multiple_winners == "all":
+        assert "When several players can win on the same discard, they all win." in text
+        assert (only_losers in text) == (p.scheme == "table"), text
+    else:
+        assert "the first of them in turn after the thrower wins." in text
+        assert "Only the losers pay" not in text
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_claims_the_wall_and_several_winners_as_rules_md_says(preset: str) -> None:
+    rules = load_rules(preset)
+    _check_wall_and_claims(rules)
+    _check_several_winners(rules)
+
+
+def test_limit_s_several_winners_by_hand() -> None:
+    """RULES.md, `limit`: the discarder pays each winner 2×base of that winner's hand, a
+    non-winning player 1×base, winners pay each other nothing."""
+    text = page("rules", load_rules("limit")).text()
+    assert ("Only the losers pay: the thrower pays each winner twice the base of that "
+            "winner's hand, each other player who did not win pays each winner once that "
+            "base, and winners pay each other nothing.") in text
+    std = page("rules", load_rules("standard")).text()
+    assert "no tile is thrown after it" in std and "the dead wall is empty" not in std
+    assert "the dead wall is empty" in page("rules", load_rules("casual")).text()
+
+
+@pytest.mark.parametrize(("base", "house"), [
+    ("standard", '[payments]\nmultiple_winners = "all"\n[wall]\nreplacement = "dead-wall"\n'),
+    ("limit", '[payments]\nmultiple_winners = "nearest"\n[wall]\nreplacement = "same-wall"\n'
+              "end_tiles = 14\n"),
+    ("garden", '[payments]\nmultiple_winners = "all"\n[claims]\npassed_claim = false\n'),
+])
+def test_the_details_follow_the_fields_not_the_name(tmp_path: Path, base: str,
+                                                    house: str) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text(f'extends = "{base}"\nname = "house"\n{house}', encoding="utf-8")
+    rules = load_rules(str(path))
+    _check_wall_and_claims(rules)
+    _check_several_winners(rules)
+    part = _claims_part(rules)
+    assert ("another copy of it" in part) == rules.claims.passed_claim

@@ -16,6 +16,7 @@ from sgmahjong.rules.loading import load_rules
 from sgmahjong.tiles import ALL_TILES
 
 from .conftest import CHROMIUM_ARGS, LATIN_FONT_DIRS, Server, chromium_path, fonts_conf
+from .test_browser_learn import AA, contrast
 
 CJK_FONT_DIR = "/usr/share/fonts/truetype/wqy"    # Debian's fonts-wqy-microhei (.ci/run)
 
@@ -42,6 +43,18 @@ def test_without_a_chinese_font_the_names_are_left_out(browser: Any, server: Ser
     headers = page.locator("table.learn-table th:visible").all_inner_texts()
     assert headers == ["Pattern", "Tai"]               # the Chinese column is left out
     assert chinese(visible_text(page)) == []
+    page.context.close()
+
+
+def test_the_note_without_a_chinese_font_can_be_read(browser: Any, server: Server) -> None:
+    """The note's colour against the page behind it, as the browser draws them: at least
+    WCAG AA (4.5:1)."""
+    page = browser.new_context().new_page()
+    for path in ("/learn/tiles", "/learn/tai?rules=garden"):
+        page.goto(server.url + path)
+        assert page.get_by_test_id("no-cjk-note").is_visible()
+        ratio = contrast(page, "[data-testid=no-cjk-note]")
+        assert ratio >= AA, f"{path}: the note's contrast is {ratio:.2f}:1"
     page.context.close()
 
 

@@ -1,13 +1,84 @@
 """Learning in a real browser: the welcome note of a first visit, the pages from the lobby
 and from a table (a new tab: the table stays), the guided first hand played to its end by
-doing what the coach asks, and the music toggle, remembered by the browser."""
+doing what the coach asks, the music toggle, remembered by the browser, and every text of
+the pages readable against what is behind it."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from sgmahjong.render.pages import page_ids
+from sgmahjong.rules.loading import load_rules
+
 from .conftest import Server
 from .test_browser_table import create_table
+
+AA = 4.5
+"""WCAG 2 level AA: the least contrast for body text."""
+
+CONTRAST_JS = """(el) => {
+  // The colour the text is drawn in, over the colour behind it: every ancestor's
+  // background composited from the page (white canvas) down, opacity included.
+  const rgba = (c) => {
+    const m = c.match(/rgba?\\(([^)]*)\\)/);
+    if (!m) throw new Error("unexpected colour " + c);
+    const v = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
+  };
+  const over = (top, under) => {
+    const a = top[3] + under[3] * (1 - top[3]);
+    const mix = [0, 1, 2].map((i) => (top[i] * top[3] + under[i] * under[3] * (1 - top[3])) / a);
+    return [...mix, a];
+  };
+  const chain = [];
+  for (let e = el; e; e = e.parentElement) chain.unshift(e);
+  let behind = [255, 255, 255, 1];
+  let opacity = 1;
+  for (const e of chain) {
+    const cs = getComputedStyle(e);
+    opacity *= Number(cs.opacity);
+    const bg = rgba(cs.backgroundColor);
+    bg[3] *= opacity;
+    if (bg[3] > 0) behind = over(bg, behind);
+  }
+  const fg = rgba(getComputedStyle(el).color);
+  fg[3] *= opacity;
+  const shown = over(fg, behind);
+  const lum = (c) => {
+    const [r, g, b] = c.slice(0, 3).map((x) => {
+      x /= 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(shown), lum(behind)];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+LOW_CONTRAST_JS = """(least) => {
+  const ratio = CONTRAST;
+  const out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (el.closest("svg") || !el.checkVisibility()) continue;
+    const own = [...el.childNodes].filter((n) => n.nodeType === 3)
+      .map((n) => n.textContent.trim()).join(" ").trim();
+    if (!own) continue;
+    const r = ratio(el);
+    const name = `${el.tagName.toLowerCase()}.${el.className}`;
+    if (r < least) out.push(`${name}: "${own.slice(0, 40)}" ${r.toFixed(2)}`);
+  }
+  return out;
+}""".replace("CONTRAST", CONTRAST_JS)
+
+
+def contrast(page: Any, selector: str) -> float:
+    """The contrast ratio of an element's text against what is drawn behind it."""
+    return float(page.locator(selector).evaluate(CONTRAST_JS))
+
+
+def low_contrast(page: Any) -> list[str]:
+    """Every visible text on the page drawn below AA contrast."""
+    return list(page.evaluate(LOW_CONTRAST_JS, AA))
 
 
 def test_first_visit_offers_the_lesson_and_the_pages(browser: Any, server: Server) -> None:
@@ -148,3 +219,27 @@ def test_music_is_off_until_chosen_and_remembered(browser: Any, server: Server) 
     assert other.get_by_test_id("music").get_attribute("aria-pressed") == "false"
     ctx.close()
     other.context.close()
+
+
+def test_every_text_of_the_learn_pages_is_readable(browser: Any, server: Server) -> None:
+    """Every page of every preset, the guided hand and the page for a wrong address, on a
+    device without a Chinese font (so the note saying so shows too)."""
+    page = browser.new_context().new_page()
+    seen: dict[str, list[str]] = {}
+    for preset in ("standard", "garden", "casual"):
+        for pid in page_ids(load_rules(preset)):
+            page.goto(f"{server.url}/learn/{pid}?rules={preset}")
+            page.get_by_test_id("learn-page").wait_for()
+            seen[f"{preset}/{pid}"] = low_contrast(page)
+    assert page.get_by_test_id("no-cjk-note").is_visible()
+    page.goto(server.url + "/learn/nosuchpage")
+    seen["not-found"] = low_contrast(page)
+    page.goto(server.url + "/learn/lesson")
+    page.wait_for_function("() => window.sgmjLesson && window.sgmjLesson.step === 0")
+    tile = page.locator("[data-testid=lesson-tile]").first
+    tile.click()
+    tile.click()            # refused: the coach's message shows, in red on the paper
+    assert page.get_by_test_id("lesson-message").inner_text()
+    seen["lesson"] = low_contrast(page)
+    assert {k: v for k, v in seen.items() if v} == {}
+    page.context.close()

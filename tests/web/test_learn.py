@@ -90,3 +90,18 @@ def test_a_table_s_pages_hold_its_rules_and_nothing_of_its_hands(client: TestCli
         preset = client.get(f"/learn/{page}?rules=garden").text
         # the same page as the preset's: made from the rules alone, no seat's tiles in it
         assert _content(during) == _content(preset), page
+
+
+def test_the_served_pages_say_what_the_scorer_does(client: TestClient) -> None:
+    """RULES.md, `standard`: a hand of honours only is Full Colour (4); Little Four Winds
+    (4) beside a chow of one suit is Half Colour too (2): 6 raw, counted as 5; the final
+    playable tile is never followed by a discard, so its win is self-drawn."""
+    rules = client.get("/learn/rules?rules=standard").text
+    assert "All Honours" not in rules
+    assert "A hand of honours only counts as Full Colour: 4 tai." in rules
+    tai = client.get("/learn/tai?rules=standard").text
+    assert ("It scores 6 tai, counted as 5: Half Colour 2, Little Four Winds 4." in tai)
+    assert "<td>4 tai (also a hand of honours only)</td>" in tai
+    last = tai[tai.index("<h3>Win on the Last Tile</h3>"):]
+    last = last[:last.index("</figure>")]
+    assert "self-drawn" in last and "on a discard" not in last

@@ -30,8 +30,9 @@ from ..english import and_list, count, tile_name
 from ..rules.catalog import PATTERNS
 from ..rules.model import Ruleset
 from ..scoring.payments import base_points
+from ..scoring.tai import ScoreResult, score_hand
 from ..tiles import BONUS_TILES, PLAYING_TILES, Seat, Tile
-from .tai_examples import EXAMPLES, TaiExample
+from .tai_examples import EXAMPLES, HONOURS_ONLY, TaiExample
 
 __all__ = ["PAGE_TITLES", "Block", "Bullets", "Heading", "Page", "Para", "Table", "TileCard",
            "TileCards", "TileRow", "page", "page_ids", "pages", "payment_rows"]
@@ -340,6 +341,11 @@ def _rules_page(rules: Ruleset) -> list[Block]:
     lines.append("When several players can win on the same discard, "
                  + ("the first of them in turn after the thrower wins."
                     if p.multiple_winners == "nearest" else "they all win."))
+    if p.multiple_winners == "all" and p.scheme == "table":
+        lines.append(f"Only the losers pay: the thrower pays each winner "
+                     f"{_times(p.discarder_pays)} the base of that winner's hand, each other "
+                     f"player who did not win pays each winner {_times(p.others_pay)} that "
+                     "base, and winners pay each other nothing.")
     out.append(Bullets(tuple(lines)))
     headers, rows = payment_rows(rules)
     if rows:
@@ -390,18 +396,24 @@ def _rules_page(rules: Ruleset) -> list[Block]:
     items = []
     if c.passed_claim:
         items.append("If you let a tile go that you could have won on or ponged, you cannot "
-                     "win on or pong another copy of it until your next turn.")
+                     "win on or pong another copy of it until you next draw a tile or "
+                     "declare a set.")
     items.append("A copy of your own latest discard " + (
         "may be claimed by you only for a kong." if c.own_discard == "kong-only"
         else "may not be claimed by you at all."))
     if w.replacement == "same-wall":
-        items.append(f"Replacement tiles come from the back of the same wall. When only "
-                     f"{count(w.end_tiles, 'tile')} are left, nobody draws again and the hand "
-                     "is drawn.")
+        items.append(f"Replacement tiles come from the back of the same wall, and every tile "
+                     f"drawn counts. When only {count(w.end_tiles, 'tile')} are left, nobody "
+                     "draws again and the hand is drawn.")
+        items.append(f"The final playable tile (the draw that leaves {w.end_tiles}) may still "
+                     "win, make a kong or complete a set of bonus tiles, but no replacement "
+                     "tile is drawn for it and no tile is thrown after it.")
     else:
         items.append(f"The last {count(w.end_tiles, 'tile')} of the wall are a dead wall: only "
-                     "replacement tiles come from it. When the live wall runs out the hand is "
-                     "drawn.")
+                     "replacement tiles come from it. A kong or a bonus tile on the last tile "
+                     "of the live wall still gets its replacement. The hand is drawn when a "
+                     "tile is due and the live wall is empty, or when a replacement is due and "
+                     "the dead wall is empty.")
     items.append("After a win the deal " + (
         "passes to the next player." if m.banker_after_win == "passes"
         else "stays with the banker if the banker won, and passes otherwise."))
@@ -427,11 +439,24 @@ def _rules_page(rules: Ruleset) -> list[Block]:
             "Seven pairs and other hands that are not four sets and a pair"
             + (" (Thirteen Wonders apart)." if "thirteen-wonders" in s.patterns else ".")]
     if s.counts_tai:
-        unscored = [pid for pid in PATTERNS if pid not in s.patterns]
+        as_full = _honours_only_as_full_colour(rules)
+        unscored = [pid for pid in PATTERNS if pid not in s.patterns
+                    and not (pid == "all-honours" and as_full)]
         if unscored:
             left.append(f"Not scored at this table: {_names(unscored)}.")
+        if as_full and "all-honours" not in s.patterns:
+            left.append(f"A hand of honours only counts as Full Colour: "
+                        f"{count(s.patterns['full-colour'].tai, 'tai')}.")
     out.append(Bullets(tuple(left)))
     return out
+
+
+def _honours_only_as_full_colour(rules: Ruleset) -> bool:
+    """Whether a hand of winds and dragons only scores Full Colour here (RULES.md row
+    "honours only")."""
+    s = rules.scoring
+    rule = s.patterns.get("full-colour")
+    return s.honours_only_as_full_colour and rule is not None and not rule.limit
 
 
 def _times(n: int) -> str:
@@ -477,6 +502,8 @@ def _tai_page(rules: Ruleset) -> list[Block]:
             value = count(rule.tai, "tai")
         also = (f" (instead of {_names(rule.replaces)})"
                 if rule.replaces and any(r in s.patterns for r in rule.replaces) else "")
+        if pid == "full-colour" and _honours_only_as_full_colour(rules):
+            also += " (also a hand of honours only)"
         rows.append((name.english, name.chinese, value + also))
     out: list[Block] = [
         Para(f"Every pattern these rules score, with its tai. A win needs at least "
@@ -486,17 +513,69 @@ def _tai_page(rules: Ruleset) -> list[Block]:
              f"{count(s.tai_cap, 'tai')}."),
         Table(("Pattern", "Chinese", "Tai"), tuple(rows)),
         Heading("An example of each"),
-        Para("Each hand below is a whole winning hand for South in the East round: the tiles "
-             "in hand with the winning tile, then any sets laid out, then any bonus tiles."),
+        Para("Each hand below is a whole hand in the East round, won by South (by East, the "
+             "banker, where the pattern is the banker's): the tiles in hand with the winning "
+             "tile, then any sets laid out, then any bonus tiles. Under it, what the hand "
+             "scores at this table, pattern by pattern: a hand often scores more than the "
+             "one pattern it shows."),
     ]
-    for pid, row in zip(ids, rows, strict=True):
-        ex = EXAMPLES[pid]
-        how = "self-drawn" if ex.self_drawn else "on a discard"
-        who = "East" if ex.seat == Seat.EAST else "South"
-        caption = (f"{row[0]}: {row[2]}. {who} wins on {tile_name(ex.win_tile)}, {how}"
-                   + (f", {ex.note}" if ex.note else "") + ".")
-        out += [Heading(f"{PATTERNS[pid].english}", 3), TileRow(_groups(ex), caption)]
-    return out
+    return out + list(_examples(rules))
+
+
+_EXAMPLES_SHOWN: dict[str, tuple[Block, ...]] = {}
+_EXAMPLES_KEPT = 32
+
+
+def _examples(rules: Ruleset) -> tuple[Block, ...]:
+    """The examples, each scored under these rules. Scoring them all takes some tens of
+    milliseconds, too long to do for every request a server answers, so the blocks are
+    kept per rule set (by its digest, the last 32 rule sets)."""
+    key = rules.digest()
+    if key not in _EXAMPLES_SHOWN:
+        out: list[Block] = []
+        for pid in (p for p in PATTERNS if p in rules.scoring.patterns):
+            out += [Heading(f"{PATTERNS[pid].english}", 3),
+                    _example_row(EXAMPLES[pid], rules, pid)]
+            if pid == "full-colour" and _honours_only_as_full_colour(rules):
+                out.append(_example_row(HONOURS_ONLY, rules, pid, "A hand of honours only "
+                                                                  "counts as Full Colour here."))
+        if len(_EXAMPLES_SHOWN) >= _EXAMPLES_KEPT:
+            del _EXAMPLES_SHOWN[next(iter(_EXAMPLES_SHOWN))]
+        _EXAMPLES_SHOWN[key] = tuple(out)
+    return _EXAMPLES_SHOWN[key]
+
+
+def _example_row(ex: TaiExample, rules: Ruleset, pid: str, intro: str = "") -> TileRow:
+    """The example of pattern ``pid`` drawn in tiles, captioned with how it was won and
+    what the scorer gives it under these rules."""
+    how = "self-drawn" if ex.self_drawn else "on a discard"
+    who = "East" if ex.seat == Seat.EAST else "South"
+    result = score_hand(ex.hand, ex.context(), rules)
+    caption = ((f"{intro} " if intro else "")
+               + f"{who} wins on {tile_name(ex.win_tile)}, {how}"
+               + (f", {ex.note}" if ex.note else "") + ". " + _scores(result, rules))
+    rule = rules.scoring.patterns.get(pid)
+    if result.is_limit and result.items[0].id != pid and rule is not None and rule.limit:
+        # two limit hands at once score the limit once, under the first one's name
+        caption += f" {PATTERNS[pid].english} is a limit hand too, worth the same."
+    return TileRow(_groups(ex), caption)
+
+
+def _scores(result: ScoreResult, rules: Ruleset) -> str:
+    """What a hand scores, as the scorer counts it: ``"It scores 6 tai, counted as 5:
+    Half Colour 2, Little Four Winds 4."``"""
+    s = rules.scoring
+    parts = ", ".join(f"{i.name} {i.tai // i.count} × {i.count}" if i.count > 1
+                      else f"{i.name} {i.tai}" for i in result.items)
+    if not result.winning:
+        return (f"It is worth {count(result.raw_tai, 'tai')}"
+                + (f" ({parts})" if parts else "")
+                + f", below the minimum of {s.minimum_tai} here, so it needs more to win.")
+    if result.is_limit:
+        return (f"It scores {count(result.raw_tai, 'tai')}, a limit hand: "
+                f"{result.items[0].name}.")
+    counted = f", counted as {result.tai}" if result.tai != result.raw_tai else ""
+    return f"It scores {count(result.raw_tai, 'tai')}{counted}: {parts}."
 
 
 # ---------------------------------------------------------------------- the tile guide

@@ -1,8 +1,9 @@
 """A small example hand for each scoring pattern, for the tai table of the rules pages.
 
 Each example is a whole winning hand and the way it was won; the tests score every
-example under every preset and check that it scores its pattern, so the pages never show a
-hand that would not score what it claims to.
+example under every preset and check that it scores its pattern, and the pages caption each
+example with what the scorer gives it under the rules in play, so they never show a hand
+that would not score what they say.
 
 >>> ex = EXAMPLES["dragon-pong"]
 >>> ex.hand.text, ex.context().self_drawn
@@ -17,7 +18,7 @@ from ..hand import Hand
 from ..scoring.context import WinContext
 from ..tiles import Seat, Tile, parse_tiles
 
-__all__ = ["EXAMPLES", "TaiExample"]
+__all__ = ["EXAMPLES", "HONOURS_ONLY", "TaiExample"]
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,14 @@ EXAMPLES: dict[str, TaiExample] = {
     "men-qing-zi-mo": TaiExample("123m456p789s11m777z", "1m", self_drawn=True),
     "replacement-win": TaiExample("123m456p789s11m, pong 777z, bonus 1f", "1m",
                                   self_drawn=True, events=("replacement",)),
-    "last-tile": TaiExample("123m456p789s11m, pong 777z", "1m", events=("last-tile",)),
+    # Self-drawn: where replacements come from the same wall (every preset that scores
+    # it), no discard follows the final playable tile, so no one can win on a discard then.
+    "last-tile": TaiExample("123m456p789s11m, pong 777z", "1m", self_drawn=True,
+                            events=("last-tile",), note="the final playable tile"),
     "robbing-the-kong": TaiExample("123m456p789s11m, pong 777z", "1m",
                                    events=("robbing-kong",)),
 }
+
+HONOURS_ONLY = EXAMPLES["all-honours"]
+"""A hand of winds and dragons only: under rules where such a hand counts as Full Colour
+(``honours_only_as_full_colour``) the Full Colour row shows it too."""
