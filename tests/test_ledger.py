@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import pytest
@@ -141,3 +142,44 @@ def test_where_nobody_pays_the_totals_are_scores() -> None:
     led = Ledger.new(NAMES, "casual").add({"type": "win", "winner": 2, "tai": 0, "from": 1})
     assert led.add({"type": "drawn"}).totals() == (0, 0, 1, 0)
     assert led.next_hand()["dealer"] == 1
+
+
+def test_hands_keep_their_ids_through_edits_deletes_and_a_restore() -> None:
+    led = Ledger.new(NAMES, "standard")
+    for h in EVENING[:4]:
+        led = led.add(h)
+    assert led.ids == ("h1", "h2", "h3", "h4")
+    led = led.delete(1)
+    led = led.add({"type": "drawn"})          # a new hand never takes a deleted hand's id
+    assert led.ids == ("h1", "h3", "h4", "h5")
+    led = led.restore("h2")
+    assert led.ids == ("h1", "h2", "h3", "h4", "h5")
+    assert list(led.hands[:4]) == EVENING[:4]
+    assert led.restore("h2") == led           # restored twice: no change
+    again = Ledger.from_dict(json.loads(led.dumps()))
+    assert again.ids == led.ids and again.totals() == led.totals()
+    with pytest.raises(LedgerError, match="'h9'"):
+        led.index_of("h9")
+
+
+def test_a_ledger_file_from_before_hand_ids_gets_them_in_order() -> None:
+    data = Ledger.new(NAMES, "standard").to_dict()
+    data["hands"] = EVENING[:3]
+    del data["next_id"], data["deleted"]
+    led = Ledger.from_dict(data)
+    assert led.ids == ("h1", "h2", "h3") and led.add({"type": "drawn"}).ids[-1] == "h4"
+
+
+def test_an_edit_early_in_the_evening_moves_every_later_hand() -> None:
+    """Hands already applied are reused (the ledger does not score them all again): the
+    totals after an early edit still equal an independent reckoning of every hand."""
+    led = Ledger.new(NAMES, "standard")
+    for h in EVENING:
+        led = led.add(h)
+    led.summary()
+    changed = {"type": "win", "winner": 3, "tai": 2, "from": None}   # the deal passes now
+    hands = [EVENING[0], changed, *EVENING[2:]]
+    edited = led.edit(1, changed)
+    want = reckon(hands)
+    assert [(r.dealer, r.round_wind.name.title(), list(r.totals)) for r in edited.results()] == [
+        (w["dealer"], w["round_wind"], w["totals"]) for w in want[:-1]]

@@ -30,9 +30,12 @@ deal).
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
+from functools import cached_property
 from typing import Any
 
 from .errors import SgmahjongError
@@ -51,6 +54,11 @@ VERSION = 1
 MAX_NAME = 24
 MAX_HANDS = 500
 MAX_DELETED = 20
+_APPLIED_MAX = 20_000
+_APPLIED_LOCK = threading.Lock()   # the web server reads ledgers in several threads
+_APPLIED: OrderedDict[tuple[Any, ...], tuple[HandResult, MatchState]] = OrderedDict()
+"""Hands applied lately: (rules digest, names, entry, state before, number) -> (result,
+state after). Both are frozen values, so sharing them between ledgers is safe."""
 INSTANT_REASONS = ("claimed-kong", "added-kong", "concealed-kong", "cat-mouse",
                    "rooster-centipede", "own-flower-season", "four-animals", "four-flowers",
                    "four-seasons")
@@ -212,18 +220,35 @@ class Ledger:
 
     def _states(self) -> list[MatchState]:
         """The match state before each hand and after the last (len(hands) + 1 states)."""
-        states = [MatchState()]
-        for i, h in enumerate(self.hands):
-            states.append(self._apply(h, states[-1], i + 1)[1])
-        return states
+        return list(self._chain[1])
 
     def results(self) -> list[HandResult]:
-        out = []
-        state = MatchState()
+        return list(self._chain[0])
+
+    @cached_property
+    def _chain(self) -> tuple[tuple[HandResult, ...], tuple[MatchState, ...]]:
+        """Every hand applied in turn, once per ledger value. A hand already applied to the
+        same state under the same rules and names (the hands before an added, edited or
+        deleted one; the same ledger read again) is taken from :data:`_APPLIED`: a change
+        or a read of a long ledger does not score all of its hands again."""
+        results: list[HandResult] = []
+        states = [MatchState()]
+        digest = self.rules.digest()
         for i, h in enumerate(self.hands):
-            res, state = self._apply(h, state, i + 1)
-            out.append(res)
-        return out
+            key = (digest, self.names, json.dumps(h, sort_keys=True), states[-1], i + 1)
+            with _APPLIED_LOCK:
+                done = _APPLIED.get(key)
+                if done is not None:
+                    _APPLIED.move_to_end(key)
+            if done is None:
+                done = self._apply(h, states[-1], i + 1)
+                with _APPLIED_LOCK:
+                    _APPLIED[key] = done
+                    if len(_APPLIED) > _APPLIED_MAX:
+                        _APPLIED.popitem(last=False)
+            results.append(done[0])
+            states.append(done[1])
+        return tuple(results), tuple(states)
 
     def totals(self) -> tuple[int, int, int, int]:
         res = self.results()

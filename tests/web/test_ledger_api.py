@@ -215,3 +215,22 @@ def test_the_laptop_and_the_phones_share_one_ledger_in_the_database(
     code, _, err = cli("show", "no-such-token", "--db", db_url)
     assert code == 2 and "no ledger" in err
     agrees(client.get(f"/api/ledgers/{view}").json(), HANDS[:3])
+
+
+def test_one_client_may_open_only_so_many_ledgers_per_window(make_client) -> None:  # type: ignore[no-untyped-def]
+    from sgmahjong.web.clock import ManualClock
+    from sgmahjong.web.config import WebLimits
+    clock = ManualClock()
+    client = make_client(clock=clock, limits=WebLimits(ledgers_per_client=2,
+                                                       create_window=600))
+    k = {"Idempotency-Key": "the-same-ledger"}
+    for _ in range(3):     # one ledger, asked for three times: counted once
+        assert client.post("/api/ledgers", json={"names": NAMES}, headers=k).status_code == 201
+    assert client.post("/api/ledgers", json={"names": NAMES}).status_code == 201
+    r = client.post("/api/ledgers", json={"names": NAMES})
+    assert r.status_code == 429 and r.json()["error"] == "too-many-ledgers"
+    assert int(r.headers["Retry-After"]) == 600
+    # a malformed request is refused for what it is, and does not count
+    assert client.post("/api/ledgers", json={"names": ["A"]}).status_code == 400
+    clock.advance(601)
+    assert client.post("/api/ledgers", json={"names": NAMES}).status_code == 201

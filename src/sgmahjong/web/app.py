@@ -229,7 +229,7 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
     app.state.config = cfg
     static = resources.files("sgmahjong.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
-    app.include_router(scorekeeper_router(db))
+    app.include_router(scorekeeper_router(db, cfg))
 
     async def table_rules(table_id: str) -> Any:
         rt = await lobby.get(table_id)

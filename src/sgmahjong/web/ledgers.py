@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -25,6 +26,8 @@ from ..rules.model import Ruleset
 from ..store.db import StoreError, TableStore
 from ..store.ledgers import LedgerConflict, LedgerStore, StoredLedger, new_tokens
 from ..store.requests import Claim, RequestLog
+from .config import WebConfig
+from .limits import CreateWindow
 from .once import Stored, answer_bytes, once
 from .scorekeeper import BadInput, pick_rules, read_json, refuse
 
@@ -45,9 +48,10 @@ def ledger_view(stored: StoredLedger, led: Ledger, base: str) -> dict[str, Any]:
     return out
 
 
-def router(store: TableStore, page: Callable[[str], str]) -> APIRouter:
+def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> APIRouter:
     r = APIRouter()
     db = LedgerStore(store)
+    opened = CreateWindow(config.limits, config.limits.ledgers_per_client)
     requests = RequestLog(store)
     html = page("ledger.html")
 
@@ -119,6 +123,8 @@ def router(store: TableStore, page: Callable[[str], str]) -> APIRouter:
 
     @r.post("/api/ledgers", status_code=201, response_model=None)
     async def create(request: Request) -> Response:
+        client = request.client.host if request.client is not None else "unknown"
+
         async def work(claim: Claim | None) -> Response | Stored:
             body = await read_json(request)
             if not isinstance(body, dict):
@@ -132,6 +138,13 @@ def router(store: TableStore, page: Callable[[str], str]) -> APIRouter:
                 led = Ledger.new(body.get("names"), rules, body.get("stake"))
             except LedgerError as exc:
                 raise BadInput(str(exc)) from None
+            wait = opened.wait(client, config.clock.now())
+            if wait:
+                return JSONResponse(
+                    {"error": "too-many-ledgers", "message": "this address has opened "
+                     f"{opened.per_client} ledgers lately: try again in "
+                     f"{math.ceil(wait / 60)} min"}, status_code=429,
+                    headers={"Retry-After": str(math.ceil(wait))})
             view, edit = new_tokens()
             base = _base(request)
             stored = StoredLedger(view, 1, led.to_dict(), True)

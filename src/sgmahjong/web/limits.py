@@ -28,6 +28,7 @@ class WebLimits:
     max_body: int = MAX_REQUEST_BYTES       # bytes of an HTTP request body, checked first
     creates_per_client: int = 20            # tables one client address may create ...
     create_window: float = 10 * MINUTE      # ... in this long
+    ledgers_per_client: int = 20            # ledgers one client address may open in it
     max_waiting: int = 200                  # tables created and not started, all clients
     max_tables: int = 1000                  # tables held in memory (waiting, playing, done)
     waiting_expiry: float = 30 * MINUTE     # a table never started is closed after this
@@ -39,10 +40,12 @@ class WebLimits:
 
 
 class CreateWindow:
-    """How many tables each client address created lately (a sliding window)."""
+    """How many tables (or ledgers) each client address created lately (a sliding
+    window)."""
 
-    def __init__(self, limits: WebLimits) -> None:
+    def __init__(self, limits: WebLimits, per_client: int | None = None) -> None:
         self.limits = limits
+        self.per_client = limits.creates_per_client if per_client is None else per_client
         self.recent: dict[str, deque[float]] = {}
 
     def wait(self, client: str, now: float) -> float:
@@ -56,7 +59,7 @@ class CreateWindow:
             times = self.recent.setdefault(client, deque())
         while times and times[0] <= now - window:
             times.popleft()
-        if len(times) >= self.limits.creates_per_client:
+        if len(times) >= self.per_client:
             return max(0.0, times[0] + window - now)
         times.append(now)
         return 0.0

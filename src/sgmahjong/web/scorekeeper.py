@@ -26,6 +26,7 @@ from ..rules.model import Ruleset
 from ..scoring.request import RequestError, ScoredWin, answer, score_win
 from ..store.db import TableStore
 from ..tiles import Seat, Tile
+from .config import WebConfig
 
 MAX_BODY = MAX_REQUEST_BYTES
 """The largest request body read (a hand is a few hundred bytes)."""
@@ -172,13 +173,13 @@ def _page(name: str) -> str:
     return html.replace("<!--SPRITES-->", sprite_sheet())
 
 
-def router(store: TableStore) -> APIRouter:
+def router(store: TableStore, config: WebConfig | None = None) -> APIRouter:
     """The scorekeeper's routes, for ``app.include_router``; ledgers live in ``store``'s
     database."""
     from . import ledgers  # it builds on this module's helpers
 
     r = APIRouter()
-    r.include_router(ledgers.router(store, _page))
+    r.include_router(ledgers.router(store, _page, config or WebConfig()))
 
     def ledger_rules(token: str) -> Ruleset:
         stored = ledgers.LedgerStore(store).load(token)
