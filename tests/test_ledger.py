@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from decimal import Decimal
 
 import pytest
 from e2e.ledger_model import reckon
@@ -21,7 +22,7 @@ EVENING = [
     {"type": "drawn", "instant": [{"player": 0, "reason": "claimed-kong"}]},
     {"type": "win", "winner": 3, "tai": 2, "from": 0,
      "instant": [{"player": 3, "reason": "cat-mouse", "dealt": True},
-                 {"player": 1, "reason": "concealed-kong"}]},
+                 {"player": 1, "reason": "added-kong"}]},
     {"type": "win", "winner": 0, "tai": 8, "from": 2, "thirteen_wonders": True},
     {"type": "drawn", "kong": True},
     {"type": "win", "winner": 1, "tai": 4, "from": None,
@@ -183,3 +184,131 @@ def test_an_edit_early_in_the_evening_moves_every_later_hand() -> None:
     want = reckon(hands)
     assert [(r.dealer, r.round_wind.name.title(), list(r.totals)) for r in edited.results()] == [
         (w["dealer"], w["round_wind"], w["totals"]) for w in want[:-1]]
+
+
+# --- Thirteen Wonders: the rules' value, not a number typed in ---------------------------------
+
+def test_thirteen_wonders_takes_its_tai_from_the_rules() -> None:
+    # standard: 8 raw, paid at the 5-tai cap (base 32) at the self-drawn rate even off
+    # Bob's discard: 64 from each of three
+    led = Ledger.new(NAMES, "standard").add(
+        {"type": "win", "winner": 0, "from": 1, "thirteen_wonders": True})
+    r = led.results()[0]
+    assert (r.raw_tai, r.tai, r.deltas) == (8, 5, (192, -64, -64, -64))
+    assert r.text == "Ann won 8 tai, from Bob (Thirteen Wonders)"
+    # a bonus tile on top adds (8 + an Animal = 9): more than 8 is taken
+    assert Ledger.new(NAMES, "standard").add(
+        {"type": "win", "winner": 0, "from": 1, "tai": 9, "thirteen_wonders": True}
+    ).results()[0].raw_tai == 9
+    # limit: a limit hand of 5, paid at the ordinary rates, base 2^(5-1) = 16: Bob (the
+    # discarder) 32, Cy and Dee 16 each
+    r = Ledger.new(NAMES, "limit").add(
+        {"type": "win", "winner": 0, "from": 1, "thirteen_wonders": True}).results()[0]
+    assert (r.raw_tai, r.deltas) == (5, (64, -32, -16, -16))
+    # casual: it wins one point, like any complete hand
+    led = Ledger.new(NAMES, "casual").add(
+        {"type": "win", "winner": 2, "from": 1, "thirteen_wonders": True})
+    assert led.totals() == (0, 0, 1, 0)
+
+
+@pytest.mark.parametrize(("rules", "tai", "words"), [
+    ("standard", 2, "Thirteen Wonders is 8 tai under 'standard'"),
+    ("standard", 7, "Thirteen Wonders is 8 tai under 'standard'"),
+    ("limit", 2, "Thirteen Wonders is a limit hand of 5 tai under 'limit'"),
+    ("limit", 6, "Thirteen Wonders is a limit hand of 5 tai under 'limit'"),
+])
+def test_thirteen_wonders_at_another_tai_is_refused(rules: str, tai: int, words: str) -> None:
+    led = Ledger.new(NAMES, rules)
+    with pytest.raises(LedgerError, match=words):
+        led.add({"type": "win", "winner": 0, "from": 1, "tai": tai, "thirteen_wonders": True})
+
+
+# --- instant payouts: only those the rules pay -------------------------------------------------
+
+def test_an_instant_payout_the_rules_do_not_pay_is_refused() -> None:
+    # standard: a concealed kong pays nothing at once (RULES.md, instant payouts)
+    led = Ledger.new(NAMES, "standard")
+    with pytest.raises(LedgerError, match="a concealed kong pays nothing under 'standard'"):
+        led.add({"type": "drawn", "instant": [{"player": 1, "reason": "concealed-kong"}]})
+    assert led.summary()["instant_reasons"] == [
+        "claimed-kong", "added-kong", "cat-mouse", "rooster-centipede", "own-flower-season",
+        "four-animals", "four-flowers", "four-seasons"]
+    # menqing: it pays 2 from each, like the other kongs; the deal passes (a kong)
+    led = Ledger.new(NAMES, "menqing").add(
+        {"type": "drawn", "instant": [{"player": 1, "reason": "concealed-kong"}]})
+    r = led.results()[0]
+    assert r.deltas == (-2, 6, -2, -2)
+    assert r.lines == ("the others each pay Bob 2 for a concealed kong",)
+    assert "concealed-kong" in led.summary()["instant_reasons"]
+    assert Ledger.new(NAMES, "limit").summary()["instant_reasons"] == []
+
+
+def test_a_stored_ledger_with_a_payout_of_nothing_still_opens_and_says_no_zero() -> None:
+    # written before such payouts were refused: it still opens, the kong still passes the
+    # deal, and no line says "pay Bob 0"
+    data = Ledger.new(NAMES, "standard").to_dict()
+    data["hands"] = [{"type": "drawn", "instant": [{"player": 1, "reason": "concealed-kong"}]}]
+    led = Ledger.from_dict(data)
+    r = led.results()[0]
+    assert r.deltas == (0, 0, 0, 0) and r.lines == ()
+    assert r.text == "Drawn hand (a kong was declared)"
+    assert led.next_hand()["dealer"] == 1
+
+
+def test_a_drawn_hand_with_a_kong_payout_says_a_kong_was_declared() -> None:
+    led = Ledger.new(NAMES, "standard").add(
+        {"type": "drawn", "instant": [{"player": 2, "reason": "claimed-kong"}]})
+    r = led.results()[0]
+    assert r.text == "Drawn hand (a kong was declared)"
+    assert led.next_hand()["dealer"] == 1      # the deal passed: a kong was declared
+    # a bonus pair is not a kong: the deal stays
+    led = Ledger.new(NAMES, "standard").add(
+        {"type": "drawn", "instant": [{"player": 2, "reason": "cat-mouse"}]})
+    assert led.results()[0].text == "Drawn hand"
+    assert led.next_hand()["dealer"] == 0
+
+
+# --- money ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("stake", ["0.001", "0.005", "0.125", 0.001, "1e-3"])
+def test_a_stake_finer_than_a_cent_is_refused(stake: object) -> None:
+    with pytest.raises(LedgerError, match="whole cents"):
+        Ledger.new(NAMES, "standard", stake)
+
+
+def test_money_adds_up_to_zero_and_is_written_plainly() -> None:
+    hands = [{"type": "win", "winner": 0, "tai": 3, "from": 1},      # +32 -16 -8 -8
+             {"type": "win", "winner": 2, "tai": 1, "from": None}]   # -4 -4 +12 -4
+    led = Ledger.new(NAMES, "standard", "0.05")
+    for h in hands:
+        led = led.add(h)
+    s = led.summary()
+    # totals 28, -20, 4, -12 at 5 cents a point
+    assert s["money"] == ["1.40", "-1.00", "0.20", "-0.60"]
+    assert sum(Decimal(m) for m in s["money"]) == 0
+    # Bob pays Ann 20, Dee pays Ann 8 and Cy 4
+    assert [(t["text"], t["money"]) for t in s["settle"]] == [
+        ("Bob pays Ann 20", "1.00"), ("Dee pays Ann 8", "0.40"), ("Dee pays Cy 4", "0.20")]
+    big = Ledger.new(NAMES, "standard", "1e6").add(hands[0])
+    assert big.summary()["stake"] == "1000000.00"
+    assert big.summary()["money"] == ["32000000.00", "-16000000.00", "-8000000.00",
+                                      "-8000000.00"]
+    # a ledger stored with a finer stake still opens, its money exact and adding up
+    data = led.to_dict()
+    data["stake"] = "0.001"
+    old = Ledger.from_dict(data)
+    assert old.summary()["money"] == ["0.028", "-0.020", "0.004", "-0.012"]
+
+
+def test_the_csv_has_each_players_money_when_there_is_a_stake() -> None:
+    led = Ledger.new(NAMES, "standard", "0.10").add(
+        {"type": "win", "winner": 0, "tai": 3, "from": 1}).add(
+        {"type": "win", "winner": 2, "tai": 1, "from": None})
+    head, *rows = led.csv_rows()
+    assert head[-4:] == ["Ann money", "Bob money", "Cy money", "Dee money"]
+    # the running totals at 0.10 a point: 32 -16 -8 -8, then 28 -20 4 -12
+    assert [r[-4:] for r in rows] == [["3.20", "-1.60", "-0.80", "-0.80"],
+                                      ["2.80", "-2.00", "0.40", "-1.20"]]
+    head, *rows = Ledger.new(NAMES, "standard").add(
+        {"type": "win", "winner": 0, "tai": 3, "from": 1}).csv_rows()
+    assert not any("money" in h for h in head) and len(rows[0]) == len(head) == 12

@@ -83,3 +83,48 @@ def test_mistakes_get_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str
     code, _, err = run(capsys, "ledger", *[f if a == "F" else a for a in argv])
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1
     assert json.loads(Path(f).read_text())["hands"] == []
+
+
+def test_thirteen_wonders_needs_no_tai(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = str(tmp_path / "l.json")
+    assert run(capsys, "ledger", "new", f, "--names", "Ann,Bob,Cy,Dee")[0] == 0
+    code, out, err = run(capsys, "ledger", "add", f, "win", "Ann", "--from", "Bob",
+                         "--thirteen-wonders")
+    assert code == 0, err
+    # standard: 8 raw, paid at the 5-tai cap (base 32) at the self-drawn rate: 64 from each
+    assert "Hand 1: Ann won 8 tai, from Bob (Thirteen Wonders)" in out
+    assert "Totals: Ann +192, Bob -64, Cy -64, Dee -64" in out
+    code, _, err = run(capsys, "ledger", "add", f, "win", "Ann", "2", "--from", "Bob",
+                       "--thirteen-wonders")
+    assert code == 2 and "Thirteen Wonders is 8 tai under 'standard'" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["new", "G", "--names", "Ann,Bob,Cy,Dee", "--stake", "0.001"], "whole cents"),
+    (["add", "F", "drawn", "--instant", "Bob:concealed-kong"],
+     "a concealed kong pays nothing under 'standard'"),
+])
+def test_what_the_rules_do_not_pay_gets_one_line(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str],
+                                                 argv: list[str], words: str) -> None:
+    f, g = str(tmp_path / "l.json"), str(tmp_path / "g.json")
+    assert run(capsys, "ledger", "new", f, "--names", "Ann,Bob,Cy,Dee")[0] == 0
+    code, _, err = run(capsys, "ledger", *[{"F": f, "G": g}.get(a, a) for a in argv])
+    assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+    assert json.loads(Path(f).read_text())["hands"] == [] and not Path(g).exists()
+
+
+def test_a_big_stake_is_written_plainly(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    f = str(tmp_path / "l.json")
+    code, out, err = run(capsys, "ledger", "new", f, "--names", "Ann,Bob,Cy,Dee",
+                         "--stake", "1e6")
+    assert code == 0, err
+    assert "1000000.00 a point" in out and "E+" not in out
+    assert run(capsys, "ledger", "add", f, "win", "Ann", "3", "--from", "Bob")[0] == 0
+    code, out, _ = run(capsys, "ledger", "show", f)
+    assert "1000000.00 a point" in out and "E+" not in out
+    code, out, _ = run(capsys, "ledger", "settle", f)
+    # 3 tai, base 8: Bob 16, Cy and Dee 8 each; Ann +32 points, 32 million at the stake
+    assert "1. Ann +32 (32000000.00)" in out and "Bob pays Ann 16 (16000000.00)" in out

@@ -305,3 +305,57 @@ def test_not_a_win_says_so_once(monkeypatch, capsys):
     assert code == 0, err
     assert out.lower().count("not a win") == 1, out
     assert "Not a win: the tiles do not form four sets and an eye" in out
+
+
+# --- the last tile (RULES.md, 'the end of the wall') ------------------------------------------
+# Under 'same-wall' rules (standard and the presets that follow it) no discard follows the
+# final playable tile: a win on it is self-drawn. Under 'dead-wall' (limit, casual) the last
+# live tile is still discarded and may be won.
+LAST_TILE_DISCARD = {**WIN_REQUEST, "events": ["last-tile"]}
+
+
+@pytest.mark.parametrize("rules", ["standard", "garden", "automatic", "menqing"])
+def test_json_last_tile_off_a_discard_is_refused_under_same_wall_rules(
+        monkeypatch, capsys, rules):
+    code, out, err = run(["score", "--rules", rules, "--json"], json.dumps(LAST_TILE_DISCARD),
+                         monkeypatch, capsys)
+    _one_error_line(code, out, err)
+    assert "'last-tile'" in err and "no discard follows the final playable tile" in err
+
+
+def test_json_last_tile_self_drawn_still_scores(monkeypatch, capsys):
+    request = {**WIN_REQUEST, "discarder": None, "self_drawn": True, "events": ["last-tile"]}
+    result = run_json(request, monkeypatch, capsys)
+    # Red pong 1 + last tile 1 = 2 tai, base 4, self-drawn: 8 from each of three
+    assert {p["id"]: p["tai"] for p in result["patterns"]} == {"dragon-pong": 1, "last-tile": 1}
+    assert result["payments"] == {"E": -8, "S": 24, "W": -8, "N": -8}
+
+
+def test_json_last_tile_off_a_discard_is_taken_under_dead_wall_rules(monkeypatch, capsys):
+    # limit: the last live tile is discarded and may be won; no tai for it under limit:
+    # the Red pong alone, 1 tai, base 1: North 2, East and West 1 each
+    result = run_json(LAST_TILE_DISCARD, monkeypatch, capsys, rules="limit")
+    assert result["winning"] is True
+    assert result["payments"] == {"E": -1, "S": 4, "W": -1, "N": -2}
+
+
+def test_a_house_rule_file_decides_by_its_wall(monkeypatch, capsys, tmp_path):
+    dead = tmp_path / "dead.toml"
+    dead.write_text('extends = "standard"\nname = "dead wall"\n[wall]\nreplacement = "dead-wall"\n')
+    same = tmp_path / "same.toml"
+    same.write_text('extends = "limit"\nname = "same wall"\n[wall]\nreplacement = "same-wall"\n')
+    result = run_json(LAST_TILE_DISCARD, monkeypatch, capsys, rules=str(dead))
+    # standard's tai with the last tile won off a discard: Red pong 1 + last tile 1 = 2,
+    # base 4: North 8, East and West 4 each
+    assert result["payments"] == {"E": -4, "S": 16, "W": -4, "N": -8}
+    code, out, err = run(["score", "--rules", str(same), "--json"],
+                         json.dumps(LAST_TILE_DISCARD), monkeypatch, capsys)
+    _one_error_line(code, out, err)
+    assert "no discard follows the final playable tile" in err
+
+
+def test_human_mode_last_tile_off_a_discard_names_the_option(monkeypatch, capsys):
+    code, out, err = run(["score", "123m456p789s777z1m", "--win", "1m", "--seat", "S",
+                          "--discarder", "N", "--event", "last-tile"], "", monkeypatch, capsys)
+    _one_error_line(code, out, err)
+    assert "--event last-tile" in err and "field" not in err

@@ -9,15 +9,16 @@ Hand entries are plain JSON objects, players named by their index 0-3:
 
 - ``{"type": "win", "winner": 0, "tai": 3, "from": 1}``: a win of 3 tai on player 1's
   discard (``"from": null``: self-drawn); optional ``"liable"`` (the player under Bao) and
-  ``"thirteen_wonders"`` (paid at the self-drawn rate where the rules say so);
+  ``"thirteen_wonders"`` (its tai are the rules' value when left out; paid at the
+  self-drawn rate where the rules say so);
 - ``{"type": "win", "winner": 0, "from": 1, "hand": {...}}``: the full hand as the calculator
   reads it (``concealed``, ``melds``, ``bonus``, ``win_tile``, ``events`` ...; the seats, the
   round wind and the discarder come from the ledger), scored by the scorer;
 - ``{"type": "drawn"}``: nobody won (``"kong": true`` if a kong was declared);
 
 each with an optional ``"instant"`` list of ``{"player": 2, "reason": "claimed-kong"}``
-(a reason of :data:`INSTANT_REASONS`; ``"dealt": true`` for a bonus pair exposed during the
-deal).
+(a reason of :data:`INSTANT_REASONS` that the rules pay, see :func:`paid_reasons`;
+``"dealt": true`` for a bonus pair exposed during the deal).
 
 >>> led = Ledger.new(["Ann", "Bob", "Cy", "Dee"], "standard")
 >>> led = led.add({"type": "win", "winner": 0, "tai": 3, "from": 1})
@@ -30,6 +31,7 @@ deal).
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -59,6 +61,7 @@ _APPLIED_LOCK = threading.Lock()   # the web server reads ledgers in several thr
 _APPLIED: OrderedDict[tuple[Any, ...], tuple[HandResult, MatchState]] = OrderedDict()
 """Hands applied lately: (rules digest, names, entry, state before, number) -> (result,
 state after). Both are frozen values, so sharing them between ledgers is safe."""
+CENT = Decimal("0.01")
 INSTANT_REASONS = ("claimed-kong", "added-kong", "concealed-kong", "cat-mouse",
                    "rooster-centipede", "own-flower-season", "four-animals", "four-flowers",
                    "four-seasons")
@@ -212,6 +215,7 @@ class Ledger:
         wrong; ``index`` is where it goes (the dealer and round wind come from the hands
         before it)."""
         clean = _clean_entry(entry, self)
+        _check_paid(clean, self.rules)
         state = self._states()[min(index, len(self.hands))]
         self._apply(clean, state, index + 1)
         return clean
@@ -263,10 +267,17 @@ class Ledger:
                 "match_over": state.round_index >= self.rules.match.rounds}
 
     def money(self, points: int) -> str | None:
-        """``points`` at the stake (None without one)."""
+        """``points`` at the stake (None without one), never rounded: the stake is in
+        whole cents, so each figure is exact and a hand's or the table's figures add up to
+        zero."""
         if self.stake is None:
             return None
-        return f"{(self.stake * points).quantize(Decimal('0.01'))}"
+        return _money(self.stake * points, self.stake)
+
+    @property
+    def stake_text(self) -> str | None:
+        """The stake as a page shows it: "0.10", "1000000.00" (never "1E+6")."""
+        return None if self.stake is None else _money(self.stake, self.stake)
 
     # ------------------------------------------------------------ one hand
 
@@ -324,16 +335,19 @@ class Ledger:
                 text += " (Thirteen Wonders)"
             if liable is not None:
                 text += f" (Bao: {names[player_at(liable)]} pays)"
-        else:
-            text = "Drawn hand" + (" (a kong was declared)" if kong else "")
         for p in h.get("instant", ()):
             amount = instant_amount(rules, p["reason"], bool(p.get("dealt")))
             kong = kong or p["reason"] in KONGS
+            if amount <= 0:
+                continue    # stored before such payouts were refused: it still was a kong
             pay = payout(seat_of(p["player"]), p["reason"], amount)
             for s in Seat:
                 deltas[s] += pay.deltas[s]
             lines.append(f"the others each pay {names[p['player']]} {amount} for "
                          f"{WORDS[p['reason']]}")
+        if h["type"] != "win":
+            # after the payouts: a kong known only from its payout passes the deal too
+            text = "Drawn hand" + (" (a kong was declared)" if kong else "")
         seat_deltas = (deltas[0], deltas[1], deltas[2], deltas[3])
         outcome = HandOutcome(wins, None if wins else "wall", kong, seat_deltas)
         after = next_state(rules, state, outcome)
@@ -363,7 +377,8 @@ class Ledger:
                               f"\"{FORMAT}\"")
         if data.get("version") != VERSION:
             raise LedgerError(f"ledger version {data.get('version')!r} is not {VERSION}")
-        led = cls.new(data.get("names") or [], data.get("rules"), data.get("stake"))
+        led = cls.new(data.get("names") or [], data.get("rules"),
+                      StoredStake(data.get("stake")))
         hands = data.get("hands", [])
         if not isinstance(hands, list) or len(hands) > MAX_HANDS:
             raise LedgerError(f"field 'hands' must be a list of at most {MAX_HANDS} hands")
@@ -401,9 +416,11 @@ class Ledger:
         # Under 'winner-only' and 'one-point' nobody pays: the totals are scores to compare.
         pays = self.rules.payments.scheme == "table"
         transfers = settle(totals, self.names) if pays else []
+        paid = paid_reasons(self.rules)
+        tw = thirteen_wonders_tai(self.rules)
         return {
             "names": list(self.names), "rules": self.rules.name,
-            "stake": None if self.stake is None else str(self.stake),
+            "stake": self.stake_text,
             "hands": [{"number": r.number, "dealer": r.dealer, "round_wind": r.round_wind.name
                        .title(), "deltas": list(r.deltas), "totals": list(r.totals),
                        "text": r.text, "lines": list(r.lines), "tai": r.tai,
@@ -416,19 +433,25 @@ class Ledger:
             "settle": [{"payer": t.payer, "payee": t.payee, "points": t.points,
                         "money": self.money(t.points), "text": str(t)} for t in transfers],
             "pays": pays,
-            "has_bao": bool(self.rules.bao.cases), "has_instant": self.rules.instant.enabled,
+            "has_bao": bool(self.rules.bao.cases), "has_instant": bool(paid),
+            "instant_reasons": paid,
             "counts_tai": self.rules.scoring.counts_tai,
+            "thirteen_wonders_tai": None if tw is None else tw[0],
         }
 
     def csv_rows(self) -> list[list[str]]:
         """One row per hand: number, dealer, round wind, the hand in words, each player's
-        points and running total."""
+        points and running total, and with a stake each player's running total in money."""
         head = ["hand", "dealer", "round wind", "what happened"]
         head += [f"{n} points" for n in self.names] + [f"{n} total" for n in self.names]
+        if self.stake is not None:
+            head += [f"{n} money" for n in self.names]
         rows = [head]
         for r in self.results():
+            money = [] if self.stake is None else [_money(self.stake * t, self.stake)
+                                                   for t in r.totals]
             rows.append([str(r.number), self.names[r.dealer], r.round_wind.name.title(),
-                         r.text, *map(str, r.deltas), *map(str, r.totals)])
+                         r.text, *map(str, r.deltas), *map(str, r.totals), *money])
         return [[_cell(c) for c in row] for row in rows]
 
 
@@ -446,12 +469,25 @@ def _hand_id(value: Any, default: str | None) -> str:
     return value
 
 
+_NUMBER = re.compile(r"-[0-9]+(\.[0-9]+)?")
+
+
 def _cell(text: str) -> str:
-    """A CSV cell a spreadsheet will not run as a formula (a name may start with '=')."""
+    """A CSV cell a spreadsheet will not run as a formula (a name may start with '=');
+    a negative number stays a number."""
     if text[:1] in ("=", "+", "@", "\t", "\r") or (text[:1] == "-" and not
-                                                      text[1:].isdigit()):
+                                                      _NUMBER.fullmatch(text)):
         return "'" + text
     return text
+
+
+def _money(value: Decimal, stake: Decimal) -> str:
+    """A figure at ``stake``, plain decimal with the cents: "0.10", "-1.60", "32000000.00";
+    with the stake's own places where it has more (a ledger stored before stakes were held
+    to cents), so that every figure is exact and all have the same places."""
+    exponent = stake.normalize().as_tuple().exponent
+    places = max(2, -exponent) if isinstance(exponent, int) else 2
+    return f"{value.quantize(Decimal(1).scaleb(-places)):f}"
 
 
 def instant_amount(rules: Ruleset, reason: str, dealt: bool = False) -> int:
@@ -463,6 +499,58 @@ def instant_amount(rules: Ruleset, reason: str, dealt: bool = False) -> int:
     if reason in PAIRS:
         return inst.bonus_pair_initial if dealt else inst.bonus_pair
     return inst.bonus_set
+
+
+def paid_reasons(rules: Ruleset) -> list[str]:
+    """The instant payouts ``rules`` pay (a pair: in play or in the deal), in the order of
+    :data:`INSTANT_REASONS`; the others pay nothing and a hand cannot list them."""
+    if not rules.instant.enabled:
+        return []
+    return [r for r in INSTANT_REASONS
+            if instant_amount(rules, r) > 0 or (r in PAIRS and instant_amount(rules, r, True) > 0)]
+
+
+def _check_paid(entry: Mapping[str, Any], rules: Ruleset) -> None:
+    for p in entry.get("instant", ()):
+        if instant_amount(rules, p["reason"], bool(p.get("dealt"))) <= 0:
+            dealt = " when exposed in the deal" if p.get("dealt") else ""
+            kong = (" (a drawn hand: say that a kong was declared)"
+                    if p["reason"] in KONGS else "")
+            raise LedgerError(f"{WORDS[p['reason']]}{dealt} pays nothing under "
+                              f"{rules.name!r} (RULES.md, instant payouts): leave that payout "
+                              f"out{kong}")
+
+
+def thirteen_wonders_tai(rules: Ruleset) -> tuple[int, bool] | None:
+    """What Thirteen Wonders scores under ``rules`` and whether it is a limit hand (exactly
+    that, nothing added); None where it scores no tai (not counted, or not a pattern)."""
+    pattern = rules.scoring.patterns.get("thirteen-wonders")
+    if not rules.scoring.counts_tai or pattern is None:
+        return None
+    return (rules.scoring.limit_tai, True) if pattern.limit else (pattern.tai, False)
+
+
+def _thirteen_wonders_entry(rules: Ruleset, tai: Any) -> Any:
+    """A Thirteen Wonders win's tai: the rules' value when left out; another number is
+    refused where it cannot be right (below the value, or any other than a limit hand's)."""
+    if not rules.scoring.counts_tai:
+        return 0 if tai is None else tai   # one point a win: the tai play no part
+    value = thirteen_wonders_tai(rules)
+    if value is None:
+        raise LedgerError(f"Thirteen Wonders scores nothing under {rules.name!r}: enter the "
+                          "win by its tai, without Thirteen Wonders")
+    want, limit = value
+    if tai is None:
+        return want
+    if isinstance(tai, bool) or not isinstance(tai, int):
+        return tai      # refused with the other tai below
+    if limit and tai != want:
+        raise LedgerError(f"Thirteen Wonders is a limit hand of {want} tai under "
+                          f"{rules.name!r}, not {tai}: leave the tai out")
+    if tai < want:
+        raise LedgerError(f"Thirteen Wonders is {want} tai under {rules.name!r} (more only "
+                          f"with bonus tiles or the like), not {tai}: leave the tai out")
+    return tai
 
 
 def check_names(names: Any) -> tuple[str, str, str, str]:
@@ -483,18 +571,36 @@ def check_names(names: Any) -> tuple[str, str, str, str]:
     return (out[0], out[1], out[2], out[3])
 
 
+@dataclass(frozen=True)
+class StoredStake:
+    """A stake as a stored ledger wrote it: taken as it is (a ledger from before stakes
+    were held to whole cents still opens; its money is then shown exactly)."""
+
+    value: Any
+
+
 def check_stake(stake: Any) -> Decimal | None:
+    """A stake per point, in whole cents (0.01 at least), so every money figure is exact."""
+    stored = isinstance(stake, StoredStake)
+    if stored:
+        stake = stake.value
     if stake is None or stake == "":
         return None
     if isinstance(stake, bool) or not isinstance(stake, (str, int, float)):
         raise LedgerError("the stake must be a number of money per point, e.g. 0.10")
     try:
-        value = Decimal(str(stake))
+        value = Decimal(str(stake).strip())
     except InvalidOperation:
         raise LedgerError(f"the stake {str(stake)[:20]!r} is not a number") from None
     if not value.is_finite() or value <= 0 or value > 10**6:
         raise LedgerError("the stake must be more than 0 (and at most a million per point)")
-    return value
+    if stored:
+        return value
+    if value != value.quantize(CENT):
+        raise LedgerError(f"the stake {str(stake)[:20]!r} is not in whole cents: give the "
+                          "money per point as 0.01 or more, with at most two decimal "
+                          "places (e.g. 0.10)")
+    return value.quantize(CENT)
 
 
 def _rules(rules: str | Ruleset | Mapping[str, Any] | None) -> Ruleset:
@@ -570,7 +676,12 @@ def _clean_entry(entry: Mapping[str, Any], led: Ledger) -> dict[str, Any]:
                                   f"{', '.join(HAND_FIELDS)})")
             out["hand"] = dict(hand)
         else:
+            tw = entry.get("thirteen_wonders", False)
+            if not isinstance(tw, bool):
+                raise LedgerError("field 'thirteen_wonders' must be true or false")
             tai = entry.get("tai")
+            if tw:
+                tai = _thirteen_wonders_entry(rules, tai)
             if isinstance(tai, bool) or not isinstance(tai, int) or not 0 <= tai <= 100:
                 raise LedgerError("field 'tai' must be a whole number 0-100 (or give the "
                                   "full 'hand')")
@@ -578,9 +689,6 @@ def _clean_entry(entry: Mapping[str, Any], led: Ledger) -> dict[str, Any]:
                 raise LedgerError(f"a win needs at least {rules.scoring.minimum_tai} tai "
                                   f"under {rules.name!r}, not {tai}")
             out["tai"] = tai
-            tw = entry.get("thirteen_wonders", False)
-            if not isinstance(tw, bool):
-                raise LedgerError("field 'thirteen_wonders' must be true or false")
             if tw:
                 out["thirteen_wonders"] = True
     instant = entry.get("instant", [])
@@ -674,6 +782,6 @@ def _settle_group(players: list[int], totals: Sequence[int],
     return out
 
 
-__all__ = ["FORMAT", "INSTANT_REASONS", "HandNotFound", "HandResult", "Ledger", "LedgerError",
-           "Transfer",
-           "instant_amount", "settle", "standings"]
+__all__ = ["FORMAT", "INSTANT_REASONS", "HandNotFound", "HandResult", "Ledger",
+           "LedgerError", "StoredStake", "Transfer", "instant_amount", "paid_reasons",
+           "settle", "standings", "thirteen_wonders_tai"]

@@ -209,3 +209,114 @@ def test_an_evening_in_two_phones(browser: Any, server: Server) -> None:
     assert not eerrors and not verrors, (eerrors, verrors)
     ectx.close()
     vctx.close()
+
+
+def api(server: Server, method: str, path: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(server.url + path, data, {"Content-Type": "application/json"},
+                                 method=method)
+    with urllib.request.urlopen(req, timeout=5) as r:
+        return json.loads(r.read())
+
+
+def test_thirteen_wonders_and_only_the_payouts_the_rules_pay(browser: Any,
+                                                            server: Server) -> None:
+    made = api(server, "POST", "/api/ledgers", {"names": NAMES, "rules": "standard"})
+    ctx, page, errors = new_page(browser)
+    page.goto(made["edit_url"])
+    page.get_by_test_id("next-hand").wait_for()
+    # standard: a concealed kong pays nothing at once, so it is not offered
+    reasons = page.get_by_test_id("instant-reason").locator("option").evaluate_all(
+        "os => os.map(o => o.value)")
+    assert reasons == ["claimed-kong", "added-kong", "cat-mouse", "rooster-centipede",
+                       "own-flower-season", "four-animals", "four-flowers", "four-seasons"]
+    # Thirteen Wonders needs no tai typed: the rules' 8
+    page.locator('#entry-winner button[data-value="0"]').tap()
+    page.locator('#entry-from button[data-value="1"]').tap()
+    page.get_by_test_id("entry-13").check()
+    assert page.get_by_test_id("entry-tai").input_value() == "8"
+    assert "8 tai under standard" in page.get_by_test_id("entry-13-note").inner_text()
+    page.get_by_test_id("entry-save").tap()
+    page.get_by_test_id("hand-row").first.wait_for()
+    # 8 raw, paid at the cap of 5 (base 32) at the self-drawn rate off Bob's discard:
+    # 64 from each of three
+    row = page.locator('[data-testid="hand-row"][data-number="1"]')
+    assert [row.get_by_test_id(f"hand-delta-{p}").inner_text() for p in range(4)] == [
+        "+192", "-64", "-64", "-64"]
+    assert row.get_by_test_id("hand-text").inner_text() == (
+        "Ann won 8 tai, from Bob (Thirteen Wonders)")
+    ctx.close()
+    made = api(server, "POST", "/api/ledgers", {"names": NAMES, "rules": "menqing"})
+    ctx, page, more = new_page(browser)
+    page.goto(made["edit_url"])
+    page.get_by_test_id("next-hand").wait_for()
+    # menqing: a concealed kong pays 2 from each, like the other kongs
+    assert page.get_by_test_id("instant-reason").locator(
+        'option[value="concealed-kong"]').count() == 1
+    ctx.close()
+    assert not errors and not more, (errors, more)
+
+
+LONG = ["Alexandrina Wong Mei Lin", "Bartholomew Tan Kok Seng", "Christabel Lim Siew Hoon",
+        "Desmondaloysiusngboonxyz"]
+LONG_HANDS: list[dict[str, Any]] = [
+    {"type": "win", "winner": 0, "tai": 3, "from": 1},
+    {"type": "drawn", "instant": [{"player": 2, "reason": "claimed-kong"}]},
+    {"type": "win", "winner": 3, "tai": 2, "from": None,
+     "instant": [{"player": 3, "reason": "cat-mouse"}]},
+]
+
+
+def test_hand_rows_say_why_and_the_running_total(browser: Any, server: Server) -> None:
+    made = api(server, "POST", "/api/ledgers", {"names": NAMES, "rules": "standard"})
+    for h in LONG_HANDS:
+        api(server, "POST", f"/api/ledgers/{made['edit']}/hands", h)
+    want = reckon(LONG_HANDS)
+    ctx, page, errors = new_page(browser)
+    page.goto(made["view_url"])
+    page.get_by_test_id("hand-row").first.wait_for()
+    lines = {n: sorted(page.locator(f'[data-testid="hand-row"][data-number="{n}"] '
+                                    '[data-testid="hand-line"]').all_inner_texts())
+             for n in (1, 2, 3)}
+    # 3 tai off Bob: base 8, Bob 16, Cy and Dee 8; a claimed kong: 2 from each; Dee
+    # self-drawn 2 tai: base 4, 8 from each, and Cat and Mouse 2 from each
+    assert lines == {1: ["Bob pays Ann 16", "Cy pays Ann 8", "Dee pays Ann 8"],
+                     2: ["the others each pay Cy 2 for a kong"],
+                     3: ["Ann pays Dee 8", "Bob pays Dee 8", "Cy pays Dee 8",
+                         "the others each pay Dee 2 for Cat and Mouse"]}
+    for n, w in enumerate(want[:-1], start=1):
+        row = page.locator(f'[data-testid="hand-row"][data-number="{n}"]')
+        assert [row.get_by_test_id(f"hand-total-{p}").inner_text() for p in range(4)] == [
+            f"= {signed(t)}" if t else "= 0" for t in w["totals"]]
+    assert not errors, errors
+    ctx.close()
+
+
+def test_long_names_fit_a_phone(browser: Any, server: Server) -> None:
+    made = api(server, "POST", "/api/ledgers", {"names": LONG, "rules": "standard",
+                                                "stake": "0.10"})
+    for h in LONG_HANDS:
+        api(server, "POST", f"/api/ledgers/{made['edit']}/hands", h)
+    for link in (made["edit_url"], made["view_url"]):
+        ctx, page, errors = new_page(browser)
+        page.goto(link)
+        page.get_by_test_id("hand-row").first.wait_for()
+        # (a phone widens its layout viewport to what overflows: measure against 390 px)
+        wide = page.evaluate("""(width) => [...document.querySelectorAll('body *')]
+          .filter(e => e.getClientRects().length)
+          .map(e => [e.tagName + (e.dataset.testid ? '#' + e.dataset.testid : ''),
+                     e.getBoundingClientRect()])
+          .filter(([, r]) => r.left < -0.5 || r.right > width + 0.5)
+          .map(([n, r]) => `${n} ${Math.round(r.left)}-${Math.round(r.right)}`)""",
+                             PHONE["width"])
+        assert wide == [], wide
+        assert page.evaluate("() => innerWidth") == PHONE["width"]
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        for testid in ("hand-edit", "hand-delete"):
+            buttons = page.get_by_test_id(testid)
+            assert buttons.count() == (len(LONG_HANDS) if link == made["edit_url"] else 0)
+            for i in range(buttons.count()):
+                box = buttons.nth(i).bounding_box()
+                assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (testid, box)
+        assert not errors, errors
+        ctx.close()

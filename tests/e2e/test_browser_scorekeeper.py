@@ -182,3 +182,51 @@ def test_a_house_rule_file_uploaded(page: Any) -> None:
         "name": "bad.toml", "mimeType": "text/plain", "buffer": b"[payments]\nscheme = 3\n"})
     page.get_by_test_id("problem").wait_for()
     assert "scheme" in page.get_by_test_id("problem").inner_text()
+
+
+def test_the_last_tile_off_a_discard_is_refused_under_standard(page: Any) -> None:
+    choose(page, "seat", "1")          # Bob (South) wins on Dee's discard
+    choose(page, "how", "3")
+    page.get_by_test_id("typed").fill("123m456p789s777z1m win 1m")
+    assert shown(page)["headline"] == "Bob wins: 1 tai"
+    page.locator("summary", has_text="Events").tap()
+    page.get_by_test_id("event-last-tile").check()
+    # standard: no discard follows the final playable tile, so this cannot happen
+    problem = page.get_by_test_id("problem")
+    problem.wait_for()
+    assert "no discard follows the final playable tile" in problem.inner_text()
+    assert page.get_by_test_id("outcome").is_hidden()
+    choose(page, "how", "null")        # self-drawn on the last tile it is
+    got = shown(page)
+    # Red pong 1 + last tile 1 = 2 tai, base 4: 8 from each of three
+    assert got["headline"] == "Bob wins: 2 tai"
+    assert "Win on the Last Tile\n1 tai" in got["patterns"]
+    assert got["payments"] == ["Ann pays Bob 8", "Cy pays Bob 8", "Dee pays Bob 8"]
+
+
+def test_the_calculator_from_a_view_link_does_not_offer_the_ledger(browser: Any,
+                                                                   server: Server) -> None:
+    req = urllib.request.Request(f"{server.url}/api/ledgers",
+                                 json.dumps({"names": NAMES, "rules": "standard"}).encode(),
+                                 {"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=5) as r:
+        made = json.loads(r.read())
+    ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    for token, offered in ((made["view"], False), (made["edit"], True)):
+        pg.goto(f"{server.url}/score?ledger={token}")
+        pg.get_by_test_id("ledger-note").wait_for()
+        choose(pg, "how", "1")         # Ann (East, the first dealer) wins on Bob's discard
+        pg.get_by_test_id("typed").fill("123m456p789s777z1m win 1m")
+        got = shown(pg)
+        assert got["headline"] == "Ann wins: 1 tai"
+        note = pg.get_by_test_id("ledger-note").inner_text()
+        assert pg.get_by_test_id("to-ledger").is_visible() is offered
+        if not offered:
+            assert "view link" in note and "edit link" in note
+        else:
+            assert "view link" not in note
+    assert not errors, errors
+    ctx.close()

@@ -23,6 +23,9 @@ _spec.loader.exec_module(_model)
 reckon = _model.reckon
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
+# each error status has its own code (docs/web.md, the scorekeeper)
+CODES = {400: "bad-request", 403: "forbidden", 404: "not-found", 409: "conflict",
+         413: "too-large", 503: "server"}
 HANDS = [
     {"type": "win", "winner": 0, "tai": 3, "from": 1},
     {"type": "drawn", "instant": [{"player": 2, "reason": "claimed-kong"}]},
@@ -81,7 +84,10 @@ def test_a_ledger_from_open_to_export_and_through_a_restart(make_client) -> None
 
     rows = list(csv.reader(io.StringIO(client.get(f"/api/ledgers/{view}/export.csv").text)))
     assert rows[0][:4] == ["hand", "dealer", "round wind", "what happened"]
-    assert [list(map(int, row[-4:])) for row in rows[1:]] == [h["totals"] for h in seen["hands"]]
+    assert rows[0][8:] == [f"{n} total" for n in NAMES] + [f"{n} money" for n in NAMES]
+    assert [list(map(int, row[8:12])) for row in rows[1:]] == [h["totals"] for h in seen["hands"]]
+    assert [row[12:] for row in rows[1:]] == [[f"{t / 10:.2f}" for t in h["totals"]]
+                                              for h in seen["hands"]]
     exported = json.loads(client.get(f"/api/ledgers/{view}/export.json").text)
     assert [{k: v for k, v in h.items() if k != "id"} for h in exported["hands"]] == hands
 
@@ -101,6 +107,7 @@ def test_the_view_link_cannot_edit(make_client) -> None:  # type: ignore[no-unty
                  lambda: client.post(f"/api/ledgers/{view}/hands/h1/restore")):
         r = call()
         assert r.status_code == 403 and "view link" in r.json()["message"]
+        assert r.json()["error"] == "forbidden"
     assert client.get(f"/api/ledgers/{view}").json()["hands"] == []
     # nothing in the database gives the edit token away
     with client.app.state.store.engine.connect() as conn:
@@ -127,6 +134,19 @@ def test_the_view_link_cannot_edit(make_client) -> None:  # type: ignore[no-unty
     ("EDIT?since=new", "get", None, 400, "must be a whole number"),
     ("/api/ledgers/nosuchledger", "get", None, 404, "no ledger"),
     ("/api/ledgers/nosuchledger/hands", "post", {"type": "drawn"}, 404, "no ledger"),
+    ("/api/ledgers/nosuchledger/hands/0", "put", {"type": "drawn"}, 404, "no ledger"),
+    ("/api/ledgers/nosuchledger/hands/0", "delete", None, 404, "no ledger"),
+    ("/api/ledgers/nosuchledger?since=1", "get", None, 404, "no ledger"),
+    ("/api/ledgers/nosuchledger/export.csv", "get", None, 404, "no ledger"),
+    ("/api/ledgers/nosuchledger/export.json", "get", None, 404, "no ledger"),
+    ("/api/ledgers", "post", {"names": NAMES, "stake": "0.001"}, 400, "whole cents"),
+    ("EDIT/hands", "post", {"type": "win", "winner": 0, "from": 1, "tai": 2,
+                            "thirteen_wonders": True}, 400,
+     "Thirteen Wonders is 8 tai under 'standard'"),
+    ("EDIT/hands", "post", {"type": "drawn", "instant": [{"player": 1,
+                                                          "reason": "concealed-kong"}]}, 400,
+     "a concealed kong pays nothing under 'standard'"),
+    ("EDIT/hands", "post", {"type": "drawn", "note": "x" * 70_000}, 413, "too large"),
 ])
 def test_bad_input_gets_a_4xx_naming_it(make_client, path: str, method: str,  # type: ignore[no-untyped-def]
                                         body: object, status: int, words: str) -> None:
@@ -137,6 +157,7 @@ def test_bad_input_gets_a_4xx_naming_it(make_client, path: str, method: str,  # 
     r = getattr(client, method)(url, **kw) if method != "delete" else client.delete(url)
     assert r.status_code == status, r.text
     assert words in r.json()["message"]
+    assert r.json()["error"] == CODES[status]
 
 
 def test_a_full_hand_and_the_calculator_under_the_ledgers_rules(make_client) -> None:  # type: ignore[no-untyped-def]
@@ -234,3 +255,64 @@ def test_one_client_may_open_only_so_many_ledgers_per_window(make_client) -> Non
     assert client.post("/api/ledgers", json={"names": ["A"]}).status_code == 400
     clock.advance(601)
     assert client.post("/api/ledgers", json={"names": NAMES}).status_code == 201
+
+
+def test_a_conflict_and_a_store_failure_have_their_codes(make_client, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from sgmahjong.store import ledgers as stored
+    from sgmahjong.store.db import StoreError
+
+    client = make_client()
+    edit = new(client)["edit"]
+    for exc, status in ((stored.LedgerConflict("the ledger was changed meanwhile"), 409),
+                        (StoreError("the disk is full"), 503)):
+        def fail(*args: object, exc: Exception = exc, **kw: object) -> int:
+            raise exc
+        monkeypatch.setattr(stored.LedgerStore, "save", fail)
+        r = client.post(f"/api/ledgers/{edit}/hands", json={"type": "drawn"})
+        assert (r.status_code, r.json()["error"]) == (status, CODES[status]), r.text
+
+
+def test_thirteen_wonders_and_the_payouts_the_rules_pay(make_client) -> None:  # type: ignore[no-untyped-def]
+    client = make_client()
+    made = new(client)
+    assert made["ledger"]["thirteen_wonders_tai"] == 8
+    assert "concealed-kong" not in made["ledger"]["instant_reasons"]
+    # no tai given: standard's 8, paid at the 5-tai cap (base 32) at the self-drawn rate
+    # off Cy's discard: 64 from each of three
+    r = client.post(f"/api/ledgers/{made['edit']}/hands",
+                    json={"type": "win", "winner": 1, "from": 2, "thirteen_wonders": True})
+    assert r.status_code == 201, r.text
+    assert r.json()["hands"][0]["deltas"] == [-64, 192, -64, -64]
+    assert r.json()["hands"][0]["raw_tai"] == 8
+    menqing = new(client, rules="menqing")["ledger"]
+    assert "concealed-kong" in menqing["instant_reasons"] and menqing["has_instant"]
+    limit = new(client, rules="limit")["ledger"]
+    assert (limit["thirteen_wonders_tai"], limit["instant_reasons"], limit["has_instant"]) == (
+        5, [], False)
+    assert new(client, rules="casual")["ledger"]["thirteen_wonders_tai"] is None
+
+
+def test_money_the_csv_and_the_download_names(make_client, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from sgmahjong.store import ledgers as stored
+
+    tokens = iter(["-5CyfK3uXyZ_abcdefghij", "edit-token-of-this-test-0123456789"])
+    monkeypatch.setattr(stored.secrets, "token_urlsafe", lambda n: next(tokens))
+    client = make_client()
+    made = new(client, stake="1e6")
+    view, edit = made["view"], made["edit"]
+    assert view.startswith("-") and made["ledger"]["stake"] == "1000000.00"
+    for h in HANDS[:2]:
+        assert client.post(f"/api/ledgers/{edit}/hands", json=h).status_code == 201
+    got = client.get(f"/api/ledgers/{view}").json()
+    # 3 tai off Bob, base 8: +32 -16 -8 -8; a claimed kong for Cy: -2 -2 +6 -2
+    assert got["totals"] == [30, -18, -2, -10]
+    assert got["money"] == ["30000000.00", "-18000000.00", "-2000000.00", "-10000000.00"]
+    for ext in ("csv", "json"):
+        r = client.get(f"/api/ledgers/{view}/export.{ext}")
+        assert r.headers["content-disposition"] == (
+            f'attachment; filename="ledger-5CyfK3uX.{ext}"')
+    rows = list(csv.reader(io.StringIO(client.get(f"/api/ledgers/{view}/export.csv").text)))
+    assert rows[0][-4:] == [f"{n} money" for n in NAMES]
+    assert [r[-4:] for r in rows[1:]] == [
+        ["32000000.00", "-16000000.00", "-8000000.00", "-8000000.00"],
+        ["30000000.00", "-18000000.00", "-2000000.00", "-10000000.00"]]

@@ -97,3 +97,32 @@ def test_a_body_that_is_not_json_or_too_large(client: TestClient) -> None:
     assert r.status_code == 400 and "not valid JSON" in r.json()["message"]
     r = client.post("/api/score", content=b" " * (MAX_BODY + 1))
     assert r.status_code == 413 and "too large" in r.json()["message"]
+
+
+def test_last_tile_off_a_discard_is_refused_where_no_discard_follows_it(
+        client: TestClient) -> None:
+    body = {**RED_PONG, "events": ["last-tile"]}
+    r = client.post("/api/score", json=body)
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == "bad-request"
+    assert "no discard follows the final playable tile" in r.json()["message"]
+    # self-drawn it is a win on the last tile: Red pong 1 + last tile 1 = 2 tai, base 4,
+    # 8 from each of three
+    got = client.post("/api/score", json={**body, "discarder": None}).json()
+    assert got["payments"] == {"E": -8, "S": 24, "W": -8, "N": -8}
+    # a house-rule file with a dead wall: the last live tile is discarded, and won
+    toml = 'extends = "standard"\nname = "dead wall"\n[wall]\nreplacement = "dead-wall"\n'
+    got = client.post("/api/score", json={**body, "house_rules": toml}).json()
+    assert got["payments"] == {"E": -4, "S": 16, "W": -4, "N": -8}
+
+
+@pytest.mark.parametrize(("body", "status", "code"), [
+    ({**RED_PONG, "seat": "X"}, 400, "bad-request"),
+    ({**RED_PONG, "house_rules": "x" * (MAX_HOUSE_RULES + 1)}, 413, "too-large"),
+    ({**RED_PONG, "ledger": "nosuchledger"}, 404, "not-found"),
+])
+def test_each_error_answer_carries_the_code_of_its_status(client: TestClient, body: object,
+                                                          status: int, code: str) -> None:
+    r = client.post("/api/score", json=body)
+    assert (r.status_code, r.json()["error"]) == (status, code), r.text
+    assert r.json()["message"]

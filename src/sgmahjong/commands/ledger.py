@@ -26,6 +26,7 @@ examples:
   sgmahjong ledger add tonight.json win Cy 2 --self-drawn --instant Cy:cat-mouse
   sgmahjong ledger add tonight.json win Dee --from Ann --hand 77z123m99p --win 7z \\
       --meld "pong 555z" --meld "pong 666z"
+  sgmahjong ledger add tonight.json win Bob --from Cy --thirteen-wonders
   sgmahjong ledger add tonight.json drawn --kong
   sgmahjong ledger edit tonight.json 2 win Bob 4 --from Cy
   sgmahjong ledger delete tonight.json 5
@@ -41,7 +42,9 @@ seat the ledger knows. With --db [URL] the ledger lives in the web server's data
 (the one 'sgmahjong serve' uses: $SGMAHJONG_DATABASE_URL, else the local SQLite file) and
 is named by its edit token or link (its view token or link for show and settle); the
 server's /ledger/TOKEN page shows it live. --instant PLAYER:REASON adds an instant payout; reasons:
-""" + ", ".join(INSTANT_REASONS) + " (add :dealt for a pair exposed in the deal)."
+""" + ", ".join(INSTANT_REASONS) + (" (add :dealt for a pair exposed in the deal; only those "
+                                    "the rules pay: under standard a concealed kong pays "
+                                    "nothing, so give a drawn hand --kong instead).")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -57,7 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     n.add_argument("--names", required=True, help="four names, East's first: Ann,Bob,Cy,Dee")
     n.add_argument("--rules", default="standard", metavar="PRESET|FILE",
                    help=f"preset ({', '.join(PRESETS)}) or a .toml rule file")
-    n.add_argument("--stake", help="money per point (optional)")
+    n.add_argument("--stake", help="money per point in whole cents, e.g. 0.10 (optional)")
     n.add_argument("--force", action="store_true", help="replace an existing file")
     n.set_defaults(func=run_new)
 
@@ -68,16 +71,18 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             a.add_argument("number", type=int, help="the hand's number (1 is the first)")
         a.add_argument("kind", choices=["win", "drawn"])
         a.add_argument("winner", nargs="?", help="who won (win)")
-        a.add_argument("tai", nargs="?", type=int, help="the tai (or give --hand)")
+        a.add_argument("tai", nargs="?", type=int,
+                       help="the tai (or give --hand; for --thirteen-wonders the rules' value)")
         who = a.add_mutually_exclusive_group()
         who.add_argument("--from", dest="frm", metavar="PLAYER", help="who discarded")
         who.add_argument("--self-drawn", action="store_true", help="the win was self-drawn")
         a.add_argument("--liable", metavar="PLAYER", help="who pays for the table under Bao")
         a.add_argument("--thirteen-wonders", action="store_true",
-                       help="Thirteen Wonders (paid at the self-drawn rate where the rules say)")
+                       help="Thirteen Wonders (its tai from the rules; paid at the "
+                            "self-drawn rate where the rules say)")
         a.add_argument("--kong", action="store_true", help="a kong was declared (drawn hand)")
         a.add_argument("--instant", action="append", default=[], metavar="PLAYER:REASON",
-                       help="an instant payout (repeatable)")
+                       help="an instant payout the rules pay (repeatable)")
         a.add_argument("--hand", metavar="TILES", help="the concealed tiles without the "
                                                        "winning tile")
         a.add_argument("--win", metavar="TILE", help="the winning tile (with --hand)")
@@ -218,7 +223,7 @@ def run_new(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.names.split(",")]
     led = Ledger.new(names, args.rules, args.stake)
     about = (f"{', '.join(led.names)}; {led.rules.name} rules"
-             + (f", {led.stake} a point" if led.stake is not None else "") + ".")
+             + (f", {led.stake_text} a point" if led.stake is not None else "") + ".")
     if args.db is not None:
         from ..store.db import TableStore
         from ..store.ledgers import LedgerStore
@@ -254,10 +259,10 @@ def entry(args: argparse.Namespace) -> dict[str, Any]:
                 raise LedgerError("a full hand needs --hand TILES and --win TILE")
             out["hand"] = {"concealed": args.hand, "win_tile": args.win, "melds": args.meld,
                            "bonus": args.bonus, "events": args.event}
-        elif args.tai is None:
-            raise LedgerError("give the tai ('win NAME TAI') or the full hand (--hand, --win)")
-        else:
+        elif args.tai is not None:
             out["tai"] = args.tai
+        elif not args.thirteen_wonders:    # Thirteen Wonders: the rules give its tai
+            raise LedgerError("give the tai ('win NAME TAI') or the full hand (--hand, --win)")
         if args.liable is not None:
             out["liable"] = args.liable
         if args.thirteen_wonders:
@@ -328,7 +333,7 @@ def run_show(args: argparse.Namespace) -> int:
         print(json.dumps(led.summary(), ensure_ascii=False))
         return 0
     print(f"{', '.join(led.names)} · {led.rules.name} rules"
-          + (f" · {led.stake} a point" if led.stake is not None else ""))
+          + (f" · {led.stake_text} a point" if led.stake is not None else ""))
     width = max(len(n) for n in led.names)
     for r in led.results():
         print(f"{r.number:>3}. {r.text}  [{led.names[r.dealer]} dealt, "

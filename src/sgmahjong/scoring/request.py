@@ -138,6 +138,7 @@ def score_win(request: Mapping[str, Any], rules: str | Ruleset | None = None,
     the fields in errors as :func:`parse_request` says."""
     rs = load_rules(rules)
     hand, ctx = parse_request(request, labels)
+    _check_last_tile(ctx, rs, labels)
     liable, fresh, tiles_left = _bao_fields(request, ctx)
     result = score_hand(hand, ctx, rs)
     liability = None
@@ -158,6 +159,19 @@ def score_win(request: Mapping[str, Any], rules: str | Ruleset | None = None,
     else:
         settlement = Settlement.zero()
     return ScoredWin(hand, ctx, rs, result, settlement, liability)
+
+
+def _check_last_tile(ctx: WinContext, rules: Ruleset,
+                     labels: Mapping[str, str] | None) -> None:
+    """Where replacements come from the same wall, no discard follows the final playable
+    tile (RULES.md, 'the end of the wall'): a win on it is self-drawn, as the engine plays
+    it. Under a dead wall the last live tile is still discarded and may be won."""
+    if ctx.last_tile and not ctx.self_drawn and rules.wall.replacement == "same-wall":
+        where = (f"{labels['events']} last-tile" if labels and "events" in labels
+                 else "event 'last-tile'")
+        raise RequestError(
+            f"{where}: under {rules.name!r} no discard follows the final playable tile "
+            "(RULES.md, 'the end of the wall'), so a win on the last tile is self-drawn")
 
 
 def _bao_fields(

@@ -29,7 +29,7 @@ from ..store.requests import Claim, RequestLog
 from .config import WebConfig
 from .limits import CreateWindow
 from .once import Stored, answer_bytes, once
-from .scorekeeper import BadInput, pick_rules, read_json, refuse
+from .scorekeeper import BadInput, failure, pick_rules, read_json, refuse
 
 NEW_FIELDS = ("names", "rules", "house_rules", "stake")
 CONFLICT_TRIES = 5
@@ -37,8 +37,14 @@ JSON = "application/json"
 
 
 def _fail(message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": "bad-request" if status < 500 else "server",
-                         "message": message}, status_code=status)
+    return failure(message, status)
+
+
+def download(stored: StoredLedger, ext: str) -> dict[str, str]:
+    """The export's headers: a file name of plain letters and digits from the view token
+    (a token may start with '-' or hold '_', which make a poor file name)."""
+    clean = "".join(c for c in stored.id if c.isascii() and c.isalnum())[:8]
+    return {"Content-Disposition": f'attachment; filename="ledger-{clean}.{ext}"'}
 
 
 def ledger_view(stored: StoredLedger, led: Ledger, base: str) -> dict[str, Any]:
@@ -221,8 +227,8 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
     async def export_json(token: str) -> Any:
         async def run() -> Response:
             stored, led = await run_in_threadpool(open_ledger, token)
-            return PlainTextResponse(led.dumps(), media_type="application/json", headers={
-                "Content-Disposition": f"attachment; filename=ledger-{stored.id[:8]}.json"})
+            return PlainTextResponse(led.dumps(), media_type="application/json",
+                                     headers=download(stored, "json"))
         return await guarded(run)
 
     @r.get("/api/ledgers/{token}/export.csv", response_model=None)
@@ -231,8 +237,8 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
             stored, led = await run_in_threadpool(open_ledger, token)
             out = io.StringIO()
             csv.writer(out).writerows(led.csv_rows())
-            return PlainTextResponse(out.getvalue(), media_type="text/csv", headers={
-                "Content-Disposition": f"attachment; filename=ledger-{stored.id[:8]}.csv"})
+            return PlainTextResponse(out.getvalue(), media_type="text/csv",
+                                     headers=download(stored, "csv"))
         return await guarded(run)
 
     return r

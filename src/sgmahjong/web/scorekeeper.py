@@ -44,9 +44,19 @@ class BadInput(SgmahjongError):
         self.status = status
 
 
+ERROR_CODES = {400: "bad-request", 403: "forbidden", 404: "not-found", 409: "conflict",
+               413: "too-large"}
+"""The ``error`` code of each status the scorekeeper's API answers (5xx: ``server``)."""
+
+
+def failure(message: str, status: int) -> JSONResponse:
+    """An error answer: ``{"error": code of the status, "message": what is wrong}``."""
+    code = ERROR_CODES.get(status, "server" if status >= 500 else "bad-request")
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
 def refuse(exc: SgmahjongError) -> JSONResponse:
-    status = exc.status if isinstance(exc, BadInput) else 400
-    return JSONResponse({"error": "bad-request", "message": str(exc)}, status_code=status)
+    return failure(str(exc), exc.status if isinstance(exc, BadInput) else 400)
 
 
 async def read_json(request: Request) -> Any:
@@ -212,5 +222,5 @@ def router(store: TableStore, config: WebConfig | None = None) -> APIRouter:
     return r
 
 
-__all__ = ["MAX_BODY", "MAX_HOUSE_RULES", "BadInput", "house_rules", "pick_rules", "router",
-           "score_body"]
+__all__ = ["ERROR_CODES", "MAX_BODY", "MAX_HOUSE_RULES", "BadInput", "failure", "house_rules",
+           "pick_rules", "router", "score_body"]

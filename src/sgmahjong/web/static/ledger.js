@@ -85,6 +85,10 @@
     $("tai-label").hidden = !d.counts_tai;
     if (document.activeElement !== $("entry-tai")) $("entry-tai").value = E.tai;
     $("entry-13").checked = E.thirteen;
+    // Thirteen Wonders is worth what the rules say: the box fills the tai in (entry-13's change)
+    const tw = d.thirteen_wonders_tai;
+    $("entry-13-note").hidden = !(E.thirteen && tw !== null && tw !== undefined);
+    $("entry-13-note").textContent = `Thirteen Wonders is ${tw} tai under ${d.rules}; more only with bonus tiles or the like.`;
     $("entry-kong").checked = E.kong;
     $("instant-box").hidden = !d.has_instant;
     $("instant-list").replaceChildren(...E.instant.map((p, i) => el("li", { "data-testid": "instant-item" },
@@ -108,8 +112,9 @@
       out.winner = E.winner;
       out.from = E.from;
       if (L.data.counts_tai) {
-        if (E.tai === "" || !Number.isInteger(Number(E.tai))) throw new Error("give the tai (a whole number)");
-        out.tai = Number(E.tai);
+        if (E.thirteen && E.tai === "") { /* the ledger takes the rules' tai for it */ }
+        else if (E.tai === "" || !Number.isInteger(Number(E.tai))) throw new Error("give the tai (a whole number)");
+        else out.tai = Number(E.tai);
       } else out.tai = 0;
       if (E.thirteen) out.thirteen_wonders = true;
       if (E.liable !== null) out.liable = E.liable;
@@ -188,10 +193,9 @@
     const u = L.undo;
     if (!u || !L.data.can_edit) return;
     const row = el("tr", { class: "deleted", "data-testid": "hand-deleted" },
-      el("td", {}, ""),
       el("td", { class: "what", colspan: String(1 + L.data.names.length) },
         el("div", { "data-testid": "deleted-text" }, `Hand ${u.number} deleted: ${u.text}`)),
-      el("td", {}, el("div", { class: "actions" },
+      el("td", { class: "act" }, el("div", { class: "actions" },
         el("button", { type: "button", "data-testid": "undo-button", onclick: (ev) => undo(ev.currentTarget) }, "Undo"))));
     // newest first: the hand sat below the hands numbered after it
     const later = [...$("hands").querySelectorAll('[data-testid="hand-row"]')]
@@ -218,12 +222,17 @@
     $("standings").replaceChildren(...d.standings.map((s) => el("tr", { "data-testid": "standing", "data-player": String(s.player) },
       el("td", {}, String(s.place)), el("td", { class: "name" }, s.name), el("td", { "data-testid": "standing-points" }, signed(s.points)),
       d.money ? el("td", {}, d.money[s.player]) : null)));
-    $("hands-head").replaceChildren(el("tr", {}, el("th", {}, "#"), el("th", {}, "Hand"), ...names.map((n) => el("th", {}, n)), d.can_edit ? el("th", {}, "") : null));
+    $("hands").closest("table").classList.toggle("can-edit", !!d.can_edit);
+    $("hands-head").replaceChildren(el("tr", {}, el("th", { class: "what" }, "Hand"), ...names.map((n) => el("th", { class: "name" }, n)), d.can_edit ? el("th", { class: "act" }, "") : null));
+    // each row: the hand in words and why each paid (its lines), each player's points and,
+    // under them, the running total
     $("hands").replaceChildren(...d.hands.slice().reverse().map((h) => el("tr", { "data-testid": "hand-row", "data-number": String(h.number) },
-      el("td", {}, String(h.number)),
-      el("td", { class: "what" }, el("div", { "data-testid": "hand-text" }, h.text), el("div", { class: "small", "data-testid": "hand-deal" }, `${names[h.dealer]} dealt · ${h.round_wind} round`)),
-      ...h.deltas.map((x, p) => el("td", { "data-testid": `hand-delta-${p}` }, signed(x))),
-      d.can_edit ? el("td", {}, el("div", { class: "actions" },
+      el("td", { class: "what" }, el("div", { class: "head" }, el("span", { class: "num" }, `${h.number}.`), el("span", { "data-testid": "hand-text" }, h.text)),
+        el("div", { class: "small", "data-testid": "hand-deal" }, `${names[h.dealer]} dealt · ${h.round_wind} round`),
+        h.lines.length ? el("ul", { class: "lines" }, h.lines.map((t) => el("li", { "data-testid": "hand-line" }, t))) : null),
+      ...h.deltas.map((x, p) => el("td", { class: "delta" }, el("div", { "data-testid": `hand-delta-${p}` }, signed(x)),
+        el("div", { class: "total", "data-testid": `hand-total-${p}`, title: `${names[p]}'s total after hand ${h.number}` }, `= ${signed(h.totals[p])}`))),
+      d.can_edit ? el("td", { class: "act" }, el("div", { class: "actions" },
         el("button", { type: "button", "data-testid": "hand-edit", onclick: () => { L.editing = h.id; L.editingNumber = h.number; L.entry = entryFrom(h); drawEntry(); $("entry").scrollIntoView(); } }, "Edit"),
         el("button", { type: "button", class: "danger", "data-testid": "hand-delete", "aria-label": `Delete hand ${h.number}`, onclick: (ev) => remove(h, ev.currentTarget) }, "Delete"))) : null)));
     placeDeleted();
@@ -255,12 +264,19 @@
       return;
     }
     $("entry-tai").addEventListener("input", (e) => { L.entry.tai = e.target.value; });
-    $("entry-13").addEventListener("change", (e) => { L.entry.thirteen = e.target.checked; });
+    $("entry-13").addEventListener("change", (e) => {
+      L.entry.thirteen = e.target.checked;
+      const tw = L.data.thirteen_wonders_tai;
+      if (e.target.checked && tw !== null && tw !== undefined) L.entry.tai = String(tw);
+      drawEntry();
+    });
     $("entry-kong").addEventListener("change", (e) => { L.entry.kong = e.target.checked; });
     $("entry-save").addEventListener("click", save);
     $("entry-cancel").addEventListener("click", () => { L.editing = null; L.entry = blankEntry(); drawEntry(); });
     $("instant-player").replaceChildren(...L.data.names.map((n, i) => el("option", { value: String(i) }, n)));
-    $("instant-reason").replaceChildren(...REASONS.map(([v, t]) => el("option", { value: v }, t)));
+    // only the payouts these rules pay (standard: a concealed kong pays nothing)
+    const paid = L.data.instant_reasons || REASONS.map(([v]) => v);
+    $("instant-reason").replaceChildren(...REASONS.filter(([v]) => paid.includes(v)).map(([v, t]) => el("option", { value: v }, t)));
     $("instant-add").addEventListener("click", () => {
       const reason = $("instant-reason").value;
       L.entry.instant.push({ player: Number($("instant-player").value), reason, dealt: PAIRS.includes(reason) && $("instant-dealt").checked });

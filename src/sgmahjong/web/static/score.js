@@ -287,7 +287,7 @@
     if (!lines.length) lines.push("Nobody pays.");
     $("payments").replaceChildren(...lines.map((t) => el("li", { "data-testid": "payment" }, t)));
     $("net").textContent = "In all: " + SEATS.map((s) => `${nameOf(s)} ${d.total[s] > 0 ? "+" : ""}${d.total[s]}`).join(", ");
-    $("to-ledger-row").hidden = !(S.ledger && a.winning);
+    $("to-ledger-row").hidden = !(S.ledger && S.ledger.canEdit && a.winning);
     summary($("headline").textContent, !a.winning, "details");
   }
 
@@ -298,14 +298,16 @@
     if (!r.ok) { showProblem(d.message || "no ledger has this link"); return; }
     const dealer = d.next.dealer;
     // seat i (East first) is held by player (dealer + i) % 4 in this hand
-    S.ledger = { token, dealer, players: SEATS.map((_, i) => (dealer + i) % 4), data: d };
+    S.ledger = { token, dealer, players: SEATS.map((_, i) => (dealer + i) % 4), data: d, canEdit: d.can_edit };
     S.names = S.ledger.players.map((p) => d.names[p]);
     S.round = WINDS.indexOf(d.next.round_wind);
     S.rules = "ledger";
     S.presets.ledger = { bao: d.has_bao, instant: d.has_instant };
     $("rules").closest("section").hidden = true;
     $("ledger-note").hidden = false;
-    $("ledger-note").replaceChildren(`Hand ${d.next.number} of the ledger: ${d.next.dealer_name} deals (East), ${d.next.round_wind} round, ${d.rules} rules. `,
+    // a view link cannot change the ledger: say so before the hand is tapped in, not after
+    const viewOnly = d.can_edit ? "" : "This is the ledger's view link: the hand is worked out here, but only the edit link can add it to the ledger. ";
+    $("ledger-note").replaceChildren(`Hand ${d.next.number} of the ledger: ${d.next.dealer_name} deals (East), ${d.next.round_wind} round, ${d.rules} rules. ${viewOnly}`,
       el("a", { href: `/ledger/${encodeURIComponent(token)}` }, "Back to the ledger"));
     S.ledger.adding = window.sgmjRequest.change();
     $("to-ledger").addEventListener("click", (ev) => window.sgmjRequest.busy(ev.currentTarget, toLedger));
