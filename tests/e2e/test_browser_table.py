@@ -196,3 +196,71 @@ def test_a_phone_sized_screen_shows_the_whole_hand(browser: Any, server: Server)
     assert friend.evaluate("() => document.scrollingElement.scrollWidth") <= 390
     friend_ctx.close()
     ctx.close()
+
+
+def _engine_hint_lines(server: Server, table_id: str) -> list[str]:
+    """The hint sentences the engine gives Ann (player 0, East in the first hand) for the
+    decision she has open, from the table's stored log."""
+    from sgmahjong.agents.danger import discard_history
+    from sgmahjong.game import Event, Game
+    from sgmahjong.rules.loading import rules_from_dict
+    from sgmahjong.store.db import TableStore
+    from sgmahjong.tiles import Seat
+    from sgmahjong.web.protocol import hints_json
+
+    store = TableStore(server.db)
+    try:
+        row = store.load_table(table_id)
+        assert row is not None
+        events = [Event.from_json(p) for p in store.load_events(table_id)]
+    finally:
+        store.close()
+    game = Game.replay(rules_from_dict(row.rules), events)
+    assert Seat.EAST in game.waiting_for()
+    legal = game.legal_actions(Seat.EAST)
+    data = hints_json(game.view(Seat.EAST), legal, discard_history(game.events))
+    assert data is not None
+    return [line["text"] for line in data["lines"]]
+
+
+def test_hints_turned_on_stay_on_when_the_tab_is_reopened(browser: Any, server: Server) -> None:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    invite = create_table(page, server, name="Ann", rules="standard", ai=["greedy"] * 3)
+    table_id = invite.rsplit("/", 1)[1]
+    page.get_by_test_id("start").click()
+    wait_for_request(page)
+    expect_hidden(page, "hints")
+    page.get_by_test_id("toggle-hints").click()
+    page.get_by_test_id("hints").wait_for()
+    page.close()
+
+    # the same browser opens the table again: the hints are on without asking
+    again = ctx.new_page()
+    again.goto(invite)
+    wait_for_request(again)
+    again.get_by_test_id("hints").wait_for()
+    assert again.get_by_test_id("toggle-hints").get_attribute("aria-pressed") == "true"
+    want = _engine_hint_lines(server, table_id)
+    assert want, "a turn always has a hint to show"
+    shown = again.eval_on_selector_all("#hints p", "ps => ps.map(p => p.textContent)")
+    assert all(line in shown for line in want), (want, shown)
+
+    # turned off, they stay off the next time
+    again.get_by_test_id("toggle-hints").click()
+    expect_hidden(again, "hints")
+    again.close()
+    third = ctx.new_page()
+    third.goto(invite)
+    wait_for_request(third)
+    assert third.get_by_test_id("toggle-hints").get_attribute("aria-pressed") == "false"
+    expect_hidden(third, "hints")
+    # another browser has its own setting: off
+    other_ctx = browser.new_context()
+    other = other_ctx.new_page()
+    other.goto(invite)
+    other.get_by_test_id("watch").click()
+    other.get_by_test_id("table").wait_for()
+    assert other.evaluate("() => localStorage.getItem('sgmj.hints')") is None
+    other_ctx.close()
+    ctx.close()

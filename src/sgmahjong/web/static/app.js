@@ -8,7 +8,9 @@
   const WINDS = ["East", "South", "West", "North"];
   const S = {
     tableId: null, token: null, player: null, role: null, table: null, view: null,
-    request: null, n: 0, hints: null, hintsOn: false, cursor: 0, picked: null,
+    // hints on or off is the player's choice, kept in this browser as the sound's is
+    request: null, n: 0, hints: null, hintsOn: localStorage.getItem("sgmj.hints") === "1",
+    cursor: 0, picked: null,
     muted: localStorage.getItem("sgmj.muted") === "1", lastAt: {}, ws: null, retry: 0, over: false,
     seat: null, board: null, aiTouched: false, matchEnd: null,
   };
@@ -246,7 +248,7 @@
         S.view = msg.view; S.board = board(msg); S.request = msg; S.n = Math.max(S.n, msg.n); S.picked = null;
         // deadline_ms is the time left when sent (0: no limit): fix it to this clock
         msg.deadlineAt = msg.deadline_ms > 0 ? Date.now() + msg.deadline_ms : 0;
-        if (S.hintsOn) send({ type: "hints" });
+        if (S.hintsOn && S.table && S.table.hints) send({ type: "hints" });
         render(); SOUNDS.turn(); break;
       case "ack": S.request = null; render(); break;
       case "hints": S.hints = msg.hints; renderHints(); render(); break;
@@ -461,6 +463,7 @@
   function toggleHints() {
     if (!S.table || !S.table.hints) return;
     S.hintsOn = !S.hintsOn;
+    try { localStorage.setItem("sgmj.hints", S.hintsOn ? "1" : "0"); } catch (_) { /* private mode */ }
     if (S.hintsOn) send({ type: "hints" });
     renderHints();
     render();
