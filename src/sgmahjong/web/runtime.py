@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -86,13 +86,42 @@ def default_standin() -> str:
     return "hedgehog" if "hedgehog" in names else "greedy"
 
 
-def _unique(name: str, taken: set[str]) -> str:
+def same_name(name: str) -> str:
+    """A name as names at a table are told apart: capitals and spacing do not count
+    ("Zed" and " zed" are one name), as in the ledger."""
+    return " ".join(name.split()).casefold()
+
+
+def _unique(name: str, taken: Iterable[str]) -> str:
     """``name``, numbered if another seat has it: ``Fox``, ``Fox 2``."""
+    seen = {same_name(t) for t in taken}
     out, k = name, 1
-    while out in taken:
+    while same_name(out) in seen:
         k += 1
         out = f"{name} {k}"
     return out
+
+
+def ai_names(levels: Sequence[str]) -> list[str]:
+    """The names AI players of ``levels`` would get, seat by seat, with no person at the
+    table: the level's, numbered when another has it. The names they get at the start
+    are among these (a person's name is never one of them), so a name refused now is
+    never one that makes two seats alike later."""
+    out: list[str] = []
+    for level in levels:
+        out.append(_unique(level.title(), out))
+    return out
+
+
+def check_name(name: str, people: Iterable[str], ais: Iterable[str] = ()) -> None:
+    """Refuse ``name`` when a person (``people``) or an AI player (``ais``) at the table
+    already has it, whatever its capitals or spaces: payment lines name players."""
+    key = same_name(name)
+    for taken, what in [*((p, "") for p in people), *((a, " (an AI player)") for a in ais)]:
+        if same_name(taken) == key:
+            raise TableError("name-taken", f"{taken} is already at this table{what}: pick "
+                                           "another name (names must differ, whatever "
+                                           "their capitals)")
 
 
 class Conn(Protocol):
@@ -555,6 +584,7 @@ class TableRuntime:
                 if slot.kind != want:
                     raise TableError("seat-taken", f"seat {player} ({slot.name}) is not "
                                      + ("an AI seat" if taking_over else "free"))
+            self._check_name(name)
             g = self.game
             if taking_over and g is not None and not g.ended:
                 raise TableError("mid-hand", "an AI seat can be taken between hands: try "
@@ -579,6 +609,14 @@ class TableRuntime:
             self.broadcast_table()
         self.kick()
         return slot.player
+
+    def _check_name(self, name: str) -> None:
+        """Refuse a newcomer's name that a seat here has, or (before the start) that an
+        AI player will get."""
+        ais = [s.name for s in self.slots if s.kind == "ai"]
+        if self.status == "waiting":
+            ais += ai_names(self.options.get("ai", []))
+        check_name(name, [s.name for s in self.slots if s.kind == "human"], ais)
 
     async def start(self, player: int) -> None:
         async with self.lock:
@@ -845,5 +883,5 @@ class TableRuntime:
         return msg
 
 
-__all__ = ["Conn", "Slot", "TableError", "TableRuntime", "default_standin", "level_names",
-           "make_ai"]
+__all__ = ["Conn", "Slot", "TableError", "TableRuntime", "ai_names", "check_name",
+           "default_standin", "level_names", "make_ai", "same_name"]
