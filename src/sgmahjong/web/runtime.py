@@ -31,7 +31,7 @@ from ..game import (
     Pass,
 )
 from ..game.prng import derive_seed
-from ..record import Record, record_from_match
+from ..record import STANDIN, Record, record_from_match
 from ..rules.loading import rules_from_dict
 from ..store.db import StoredSeat, StoredTable, TableStore
 from ..tiles import Seat
@@ -198,7 +198,12 @@ class TableRuntime:
 
     def _replay(self, payloads: Sequence[dict[str, Any]]) -> None:
         """Rebuild the match from the stored events (hand by hand, through the engine)."""
-        evs = [Event.from_json(p) for p in payloads]
+        evs = []
+        for i, p in enumerate(payloads):
+            meta = p.get("meta")
+            if isinstance(meta, dict) and meta.get(STANDIN):
+                self.standin[i] = [int(x) for x in meta[STANDIN]]
+            evs.append(Event.from_json({k: v for k, v in p.items() if k != "meta"}))
         starts = [i for i, e in enumerate(evs) if isinstance(e, HandStarted)]
         if not starts or starts[0] != 0:
             raise TableError("broken-log", f"table {self.id}: the log does not start a hand")
@@ -228,6 +233,11 @@ class TableRuntime:
         # the review of a human's play in a hand, by (hand, player): worked out at the hand
         # end (or when a player comes back to a table rebuilt since) and sent to them alone
         self.reviews: dict[tuple[int, int], Review] = {}
+        # the seats whose decision the stand-in made (time up, or away), by the index of
+        # the first event after that decision; stored as that event's ``meta`` so the
+        # review leaves them out, here and in the downloaded record
+        self.standin: dict[int, list[int]] = {}
+        self._standin_next: set[int] = set()   # marks for the next event to be stored
 
     def _rebuild(self) -> None:
         """Forget the in-memory match and replay it from the database. If the log cannot
@@ -302,7 +312,8 @@ class TableRuntime:
         if self.status != "finished":
             raise TableError("not-finished", "the record can be downloaded once the match "
                                              "is over")
-        return record_from_match(self.match, self.names, {"table": self.id})
+        return record_from_match(self.match, self.names, {"table": self.id},
+                                 notes={i: {STANDIN: seats} for i, seats in self.standin.items()})
 
     def player_for(self, token: str | None) -> int | None:
         for s in self.slots:
@@ -412,8 +423,14 @@ class TableRuntime:
             return
         first = self.n + 1
         payloads = [e.to_json() for e in new]
+        marks = sorted(self._standin_next)
+        stored = payloads
+        if marks:
+            # a claim window's decisions make no event until the last seat has answered:
+            # the mark goes on the first event after them, whichever that is
+            stored = [{**payloads[0], "meta": {STANDIN: marks}}, *payloads[1:]]
         try:
-            self.store.append_events(self.id, first, payloads)
+            self.store.append_events(self.id, first, stored)
         except Exception as exc:
             # The engine has already moved on in memory; the stored log is the truth, so
             # go back to it rather than play on with a state nobody could resume.
@@ -422,6 +439,9 @@ class TableRuntime:
             raise TableError("unsaved", "the table could not be saved, so nothing "
                                         "changed: try again") from exc
         h = len(self.bankers) - 1
+        if marks:
+            self.standin[first - 1] = marks
+            self._standin_next.clear()
         self.events.extend(new)
         self.event_hand.extend([h] * len(new))
         self._forget_answered()
@@ -762,6 +782,8 @@ class TableRuntime:
     async def _ai_move(self, g: Game, seat: Seat, slot: Slot) -> None:
         action = await self._ai_choice(g, seat, slot)
         self._forget_request(slot)
+        if slot.kind == "human":    # away: the stand-in's decision, not theirs
+            self._standin_next.add(int(seat))
         self._commit(g.submit(seat, action))
 
     async def _time_up(self, g: Game, seat: Seat, slot: Slot, claim: bool) -> None:
@@ -780,6 +802,7 @@ class TableRuntime:
         rid = None if slot.request is None else slot.request[0]
         self._forget_request(slot)
         new = g.submit(seat, action)
+        self._standin_next.add(int(seat))
         for c in slot.conns:
             c.send({"type": "notice", "code": "time-up", "message": text})
             # as for an answer of theirs: the open request is closed
@@ -855,8 +878,11 @@ class TableRuntime:
 
         seat = self.seat_of(player, h)
         events = list(self.match.hands[h].events)
+        first = self.event_hand.index(h)
+        notes = {i - first: {STANDIN: seats} for i, seats in self.standin.items()
+                 if first <= i < first + len(events)}
         try:
-            r = await asyncio.to_thread(review_hand, events, seat, self.rules)
+            r = await asyncio.to_thread(review_hand, events, seat, self.rules, notes)
         except Exception:
             log.exception("table %s: the review of player %d failed", self.id, player)
             return

@@ -579,6 +579,8 @@
         el("span", { class: "review-text" }, d.text)))));
     }
     if (r.tally) kids.push(el("p", { class: "review-tally", "data-testid": "review-tally" }, r.tally));
+    // what the stand-in chose for you (time up, or away) is not yours: said, not reviewed
+    if (r.standin_line) kids.push(el("p", { class: "review-tally", "data-testid": "review-standin" }, r.standin_line));
     return el("section", { class: "review", "data-testid": "review", "data-seat": r.seat }, ...kids);
   }
   function handEnd(h, ladder, review) {
