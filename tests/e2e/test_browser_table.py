@@ -6,7 +6,7 @@ import re
 import time
 from typing import Any
 
-from .conftest import SEED, Server
+from .conftest import SEED, ClockedServer, Server
 from .driver import Person, play_until_hand_end
 
 VIEW_JS = """() => {
@@ -264,3 +264,87 @@ def test_hints_turned_on_stay_on_when_the_tab_is_reopened(browser: Any, server: 
     assert other.evaluate("() => localStorage.getItem('sgmj.hints')") is None
     other_ctx.close()
     ctx.close()
+
+
+# whether a tap at the middle of the element reaches it (and not a box drawn over it)
+REACHABLE_JS = """(sel) => {
+  const e = document.querySelector(sel);
+  if (!e) return false;
+  const r = e.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !!hit && (hit === e || e.contains(hit));
+}"""
+
+
+def test_the_next_hand_is_seen_when_the_result_box_is_left_open(
+        browser: Any, tmp_path: Any) -> None:
+    """On a phone, Ann leaves the first hand's result box open. The sound and Rules
+    buttons stay within reach; when the next-hand delay has passed (the server's clock is
+    moved on, nobody waits) the next hand starts, the box makes way, and Ann sees her
+    first decision of it with all its time and makes it herself: no stand-in plays it."""
+    delay, limit, window = 30.0, 30.0, 10.0
+    srv = ClockedServer(tmp_path, next_hand_delay=delay, turn_limit=limit,
+                        claim_window=window, disconnect_grace=60.0)
+    srv.start()
+    try:
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        invite = create_table(page, srv, name="Ann", rules="casual", ai=["greedy"] * 3)
+        table_id = invite.rsplit("/", 1)[1]
+        page.get_by_test_id("start").click()
+        page.get_by_test_id("hand-tile").first.wait_for()
+        play_until_hand_end([Person(page, "clicks")])
+        assert page.get_by_test_id("hand-end").inner_text().startswith("Hand 1: ")
+        assert page.get_by_test_id("overlay").is_visible()
+        assert srv.get(f"/api/tables/{table_id}")["in_hand"] is False
+
+        # the result box leaves the sound and Rules buttons within reach
+        for testid in ("mute", "music"):
+            button = page.get_by_test_id(testid)
+            before = button.get_attribute("aria-pressed")
+            button.click(timeout=5_000)
+            assert button.get_attribute("aria-pressed") != before, testid
+            button.click(timeout=5_000)
+            assert button.get_attribute("aria-pressed") == before, testid
+        page.get_by_test_id("learn").click(trial=True, timeout=5_000)
+        assert page.evaluate(REACHABLE_JS, '[data-testid="learn"]')
+        # and says when the next hand starts (the server's delay)
+        assert f"{int(delay)} s" in page.get_by_test_id("next-hand-in").inner_text()
+
+        # nobody presses Next hand; the delay passes on the server's clock
+        srv.clock.advance(delay)
+        page.wait_for_function("() => !!window.sgmj.request", timeout=30_000)
+        info = srv.get(f"/api/tables/{table_id}")
+        assert info["in_hand"] is True and info["hands_played"] == 1
+        first_of_hand = max(i for i, e in enumerate(srv.events(table_id))
+                            if e["type"] == "hand-started")
+        expect_hidden(page, "overlay")
+        assert page.evaluate(REACHABLE_JS, '[data-testid="hand-tile"]')
+        assert "Hand 2 of 4" in page.get_by_test_id("centre").inner_text()
+        req = page.evaluate("() => window.sgmj.request")
+        # all of its time: the request's clock started when it was sent, none has passed
+        kinds = {a["type"] for a in req["legal"]}
+        full = limit if "discard" in kinds else window
+        assert req["deadline_ms"] == full * 1000
+        page.get_by_test_id("countdown").wait_for()
+        assert f"{int(full)} s" in page.get_by_test_id("countdown").inner_text()
+
+        # Ann makes the decision herself, with taps
+        person = Person(page, "clicks")
+        assert person.answer()
+        hand = srv.events(table_id)[first_of_hand:]
+        assert not [e for e in hand if "standin" in e.get("meta", {})]
+        assert "Time's up" not in page.get_by_test_id("status").inner_text()
+
+        # the last hand's result can still be read, and put away again
+        page.get_by_test_id("last-hand").click()
+        assert page.get_by_test_id("hand-end").inner_text().startswith("Hand 1: ")
+        page.get_by_test_id("close-result").click()
+        expect_hidden(page, "overlay")
+        assert not errors, errors
+        ctx.close()
+    finally:
+        srv.stop()

@@ -829,6 +829,9 @@ class TableRuntime:
         for s in self.slots:
             if s.kind == "human":
                 await self._review(s.player)
+        # set before the hand-end is sent, which says when the next hand starts
+        self.next_hand_at = (None if self.match.state.ended
+                             else self.clock.now() + self.config.next_hand_delay)
         for c in self._all_conns():
             c.send(self._hand_end(c.player))
         if self.match.state.ended:
@@ -838,7 +841,6 @@ class TableRuntime:
                 c.send(self._match_end(c.player))
             self.broadcast_table()
             return "stop", None
-        self.next_hand_at = self.clock.now() + self.config.next_hand_delay
         self.broadcast_table()
         return "sleep", 0
 
@@ -858,6 +860,9 @@ class TableRuntime:
         """The hand-end message for a socket: with ``player``'s review of the hand, when
         there is one (a human's); a spectator gets none."""
         msg: dict[str, Any] = {"type": "hand-end", "hand": self.last_summary}
+        if self.next_hand_at is not None and not self.match.state.ended:
+            # the longest wait: the next hand starts sooner when every player is ready
+            msg["next_in_ms"] = max(0, round((self.next_hand_at - self.clock.now()) * 1000))
         stars = hand_ladder(self.options, self.match.hands[-1]) if self.match.hands else None
         if stars is not None:
             msg["ladder"] = stars

@@ -12,7 +12,7 @@
     request: null, n: 0, hints: null, hintsOn: localStorage.getItem("sgmj.hints") === "1",
     cursor: 0, picked: null,
     muted: localStorage.getItem("sgmj.muted") === "1", lastAt: {}, ws: null, retry: 0, over: false,
-    seat: null, board: null, aiTouched: false, matchEnd: null,
+    seat: null, board: null, aiTouched: false, matchEnd: null, lastHand: null, nextHandAt: 0,
   };
 
   // ------------------------------------------------------------------ helpers
@@ -252,7 +252,7 @@
         render(); SOUNDS.turn(); break;
       case "ack": S.request = null; render(); break;
       case "hints": S.hints = msg.hints; renderHints(); render(); break;
-      case "hand-end": S.hints = null; S.review = msg.review || null; renderHints(); handEnd(msg.hand, msg.ladder, S.review); break;
+      case "hand-end": S.hints = null; S.review = msg.review || null; renderHints(); handEnd(msg.hand, msg.ladder, S.review, msg.next_in_ms); break;
       case "match-end": matchEnd(msg); break;
       case "error": status(msg.message); break;
       case "notice": status(msg.message); break;
@@ -302,7 +302,7 @@
     const who = e.seat !== undefined && e.seat !== null ? nameAt(e.seat) : "";
     let text = null;
     switch (e.type) {
-      case "hand-started": text = `Hand ${e.hand_number + 1} begins (${WINDS[e.round_wind]} round).`; break;
+      case "hand-started": text = `Hand ${e.hand_number + 1} begins (${WINDS[e.round_wind]} round).`; resultMakesWay(); break;
       case "discarded": text = `${says(who, "throws")} ${tileName(e.tile)}.`; SOUNDS.discard(); break;
       case "claimed": text = `${says(who, "takes")} ${tileName(e.tile)} for a ${e.kind}.`; SOUNDS.claim(); break;
       case "kong-declared": text = `${says(who, "declares")} a kong of ${tileName(e.tile)}.`; SOUNDS.claim(); break;
@@ -448,6 +448,12 @@
     tick();
   }
   function tick() {
+    const next = document.querySelector('[data-testid="next-hand-in"]');
+    if (next && S.nextHandAt) {
+      const left = Math.max(0, Math.ceil((S.nextHandAt - Date.now()) / 1000));
+      next.textContent = left > 0 ? `The next hand starts in ${left} s, or as soon as everyone is ready.` :
+        "The next hand is starting…";
+    }
     const c = document.querySelector('[data-testid="countdown"]');
     if (!c || !S.request || !S.request.deadlineAt) return;
     const left = Math.max(0, Math.ceil((S.request.deadlineAt - Date.now()) / 1000));
@@ -583,17 +589,45 @@
     if (r.standin_line) kids.push(el("p", { class: "review-tally", "data-testid": "review-standin" }, r.standin_line));
     return el("section", { class: "review", "data-testid": "review", "data-seat": r.seat }, ...kids);
   }
-  function handEnd(h, ladder, review) {
+  // nextInMs: the longest wait for the next hand (the server's figure; it starts sooner
+  // when every player is ready)
+  function handEnd(h, ladder, review, nextInMs) {
+    S.lastHand = { h, review };
+    S.nextHandAt = nextInMs > 0 ? Date.now() + nextInMs : 0;
+    overlay(...resultBox(h, ladder, review, false));
+    tick();
+  }
+  // again: the result read once more during the next hand (its button only closes it)
+  function resultBox(h, ladder, review, again) {
     const kids = handResult(h, playerName, `Hand ${h.number + 1}: `);
     kids.push(scoreTable(S.table.seats.map((s) => s.name), h.scores, h.deltas, "scores"));
     kids.push(reviewPanel(review));
-    kids.push(ladderNote(ladder));
+    if (!again) kids.push(ladderNote(ladder));
+    if (again) {
+      kids.push(el("button", { type: "button", class: "primary", "data-testid": "close-result",
+        onclick: () => { $("overlay").hidden = true; } }, "Back to the table"));
+      return kids;
+    }
+    if (S.nextHandAt && !S.matchEnd) kids.push(el("p", { class: "small", "data-testid": "next-hand-in", role: "timer" }));
     kids.push(el("button", { type: "button", class: "primary", "data-testid": "next-hand", onclick: () => {
       if (S.matchEnd) { showMatchEnd(S.matchEnd); return; }
       $("overlay").hidden = true; send({ type: "ready" });
     } }, S.matchEnd ? "Final standings" : "Next hand"));
-    overlay(...kids);
+    return kids;
   }
+  // A new hand has begun: the player must see it (their turn and claims have clocks), so
+  // the last hand's result makes way; it stays a tap away (Last hand's result).
+  function resultMakesWay() {
+    S.nextHandAt = 0;
+    const body = $("overlay-body");
+    if (!$("overlay").hidden && !S.matchEnd && body.querySelector('[data-testid="next-hand"], [data-testid="close-result"]')) {
+      $("overlay").hidden = true;
+    }
+    $("last-hand").hidden = !S.lastHand;
+  }
+  $("last-hand").addEventListener("click", () => {
+    if (S.lastHand) overlay(...resultBox(S.lastHand.h, null, S.lastHand.review, true));
+  });
   function scoreTable(names, scores, deltas, testid) {
     const head = el("tr", {}, el("th", {}, "Player"), el("th", { class: "num" }, "This hand"),
       el("th", { class: "num" }, "Total"));
@@ -606,6 +640,7 @@
   // After the last hand its result stays up until the player asks for the standings
   function matchEnd(m) {
     S.over = true;
+    $("last-hand").hidden = true;
     S.matchEnd = m;
     const next = $("overlay").hidden ? null : $("overlay-body").querySelector('[data-testid="next-hand"]');
     if (next) next.textContent = "Final standings"; else showMatchEnd(m);
@@ -661,6 +696,10 @@
 
   // ------------------------------------------------------------------ start
   setMute(S.muted);
+  // the result box starts below the bar (app.css): keep its height in --bar-h
+  const bar = document.querySelector("header.bar");
+  const barHeight = () => document.documentElement.style.setProperty("--bar-h", `${bar.offsetHeight}px`);
+  if (bar) { barHeight(); if (window.ResizeObserver) new ResizeObserver(barHeight).observe(bar); }
   // replay.js and ladder.js draw with the same helpers (one tile rendering for the page)
   window.sgmjUI = { el, tileSvg, tilesRow, parseTiles, tileName, api, seatKey, status, WINDS, handResult, scoreTable, points };
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,40})\/?$/);
