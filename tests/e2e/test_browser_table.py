@@ -266,6 +266,24 @@ def test_hints_turned_on_stay_on_when_the_tab_is_reopened(browser: Any, server: 
     ctx.close()
 
 
+def _engine_review(srv: ClockedServer, table_id: str) -> Any:
+    """The engine's review of Ann (East) in the first hand, from the stored log and the
+    stand-in marks on its lines."""
+    from sgmahjong.agents.review import review_hand
+    from sgmahjong.game import Event
+    from sgmahjong.rules.loading import rules_from_dict
+    from sgmahjong.tiles import Seat
+
+    stored = srv.events(table_id)
+    starts = [i for i, p in enumerate(stored) if p["type"] == "hand-started"]
+    hand = stored[:starts[1]] if len(starts) > 1 else stored
+    events = [Event.from_json({k: v for k, v in p.items() if k != "meta"}) for p in hand]
+    notes = {i: p["meta"] for i, p in enumerate(hand) if "meta" in p}
+    row = srv.store.load_table(table_id)
+    assert row is not None and notes
+    return review_hand(events, Seat.EAST, rules_from_dict(row.rules), notes)
+
+
 # whether a tap at the middle of the element reaches it (and not a box drawn over it)
 REACHABLE_JS = """(sel) => {
   const e = document.querySelector(sel);
@@ -278,7 +296,8 @@ REACHABLE_JS = """(sel) => {
 
 def test_the_next_hand_is_seen_when_the_result_box_is_left_open(
         browser: Any, tmp_path: Any) -> None:
-    """On a phone, Ann leaves the first hand's result box open. The sound and Rules
+    """On a phone, Ann lets her first turn run out (her review at the hand end says the
+    stand-in played it), then leaves the first hand's result box open. The sound and Rules
     buttons stay within reach; when the next-hand delay has passed (the server's clock is
     moved on, nobody waits) the next hand starts, the box makes way, and Ann sees her
     first decision of it with all its time and makes it herself: no stand-in plays it."""
@@ -296,8 +315,18 @@ def test_the_next_hand_is_seen_when_the_result_box_is_left_open(
         table_id = invite.rsplit("/", 1)[1]
         page.get_by_test_id("start").click()
         page.get_by_test_id("hand-tile").first.wait_for()
+        # Ann (East, the first hand's banker) lets her first turn run out: the stand-in
+        # plays it, and her review says so rather than reviewing it as hers
+        wait_for_request(page)
+        assert any(a["type"] == "discard"
+                   for a in page.evaluate("() => window.sgmj.request.legal"))
+        srv.clock.advance(limit)
+        page.get_by_test_id("status").get_by_text("Time's up").wait_for()
         play_until_hand_end([Person(page, "clicks")])
         assert page.get_by_test_id("hand-end").inner_text().startswith("Hand 1: ")
+        page.get_by_test_id("review-standin").wait_for()
+        assert page.get_by_test_id("review-standin").inner_text() == _engine_review(
+            srv, table_id).standin_line
         assert page.get_by_test_id("overlay").is_visible()
         assert srv.get(f"/api/tables/{table_id}")["in_hand"] is False
 
