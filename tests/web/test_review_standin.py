@@ -119,3 +119,28 @@ def test_the_stand_ins_decisions_are_not_reviewed_as_the_players(
         assert d["text"] in first
     assert line in first
     assert "You dealt in" not in first
+
+
+def test_the_turns_played_for_a_player_who_is_away_are_marked_too(make_client: Any) -> None:
+    grace = 30.0
+    clock = ManualClock()
+    c = make_client(disconnect_grace=grace, clock=clock, next_hand_delay=600.0)
+    t = create_table(c, seed=SEED)
+    tid = t["table_id"]
+    ann = Player(c, tid, t["token"])
+    start(c, tid, t["token"])
+    req = ann.until("request")                 # East's first turn, the banker's
+    assert any(a["type"] == "discard" for a in req["legal"])
+    watcher = Player(c, tid, spectate=True)
+    watcher.until("welcome")
+    ann.close()
+    clock.advance(grace)                       # away past the grace: the stand-in plays
+    while True:
+        msg = watcher.until("event")
+        if msg["event"]["type"] == "discarded" and msg["event"]["seat"] == int(Seat.EAST):
+            break
+    stored = c.app.state.store.load_events(tid)
+    assert stored[msg["n"] - 1]["type"] == "discarded"
+    assert stored[msg["n"] - 1]["meta"] == {"standin": [int(Seat.EAST)]}
+    # what the sockets hear is the engine's event alone
+    assert "meta" not in msg["event"]
