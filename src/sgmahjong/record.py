@@ -75,6 +75,9 @@ from .tiles import Seat, parse_tiles
 FORMAT = "sgmahjong-record"
 VERSION = 1
 HEADER_FIELDS = ("format", "version", "rules", "rules_digest", "seed", "players", "quick")
+STANDIN = "standin"
+"""The event line ``meta`` key listing the seats whose decision just before that event an
+AI stand-in made for a person (their time ran out, or they were away): not their own."""
 
 
 class RecordError(SgmahjongError):
@@ -86,7 +89,9 @@ class Record:
     """A match record: the rules, seed, players and quick flag of the header, and the events.
 
     ``lines[i]`` is the line number (1-based, the header is line 1) of ``events[i]``;
-    ``header`` is the header as read or written (including fields this module ignores).
+    ``header`` is the header as read or written (including fields this module ignores);
+    ``notes[i]`` is the ``meta`` of ``events[i]``'s line, when it has one (the rules ignore
+    it; :data:`STANDIN` marks a stand-in's decisions).
     """
 
     rules: Ruleset
@@ -96,6 +101,12 @@ class Record:
     events: tuple[Event, ...]
     lines: tuple[int, ...] = ()
     header: Mapping[str, Any] = field(default_factory=dict)
+    notes: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+
+    def hand_notes(self, first: int, count: int) -> dict[int, Mapping[str, Any]]:
+        """The notes of the ``count`` events from index ``first`` (one hand), indexed from
+        that hand's first event."""
+        return {i - first: m for i, m in self.notes.items() if first <= i < first + count}
 
     def line_of(self, index: int) -> int:
         """The line number of ``events[index]`` (one past the last line for the end)."""
@@ -121,13 +132,17 @@ class Record:
 
 
 def record_from_match(match: Match, players: Sequence[str],
-                      meta: Mapping[str, Any] | None = None) -> Record:
-    """The record of a match played so far (every finished hand)."""
+                      meta: Mapping[str, Any] | None = None, *,
+                      notes: Mapping[int, Mapping[str, Any]] | None = None) -> Record:
+    """The record of a match played so far (every finished hand); ``notes``, the ``meta``
+    of event lines by event index (see :class:`Record`)."""
     events = tuple(e for h in match.hands for e in h.events)
     header = _header(match.rules, match.seed, players, match.quick,
                      hands=len(match.hands), scores=match.state.scores,
                      complete=match.state.ended, meta=meta)
-    return Record(match.rules, match.seed, tuple(players), match.quick, events, (), header)
+    kept = {i: dict(m) for i, m in (notes or {}).items() if i < len(events) and m}
+    return Record(match.rules, match.seed, tuple(players), match.quick, events, (), header,
+                  kept)
 
 
 def _header(rules: Ruleset, seed: int, players: Sequence[str], quick: bool, *,
@@ -155,8 +170,11 @@ def dumps_record(record: Record) -> str:
     header = dict(record.header) or _header(record.rules, record.seed, record.players,
                                             record.quick)
     out = [json.dumps(header, ensure_ascii=False, separators=(", ", ": "))]
-    out.extend(json.dumps(e.to_json(), ensure_ascii=False, separators=(", ", ": "))
-               for e in record.events)
+    for i, e in enumerate(record.events):
+        line = e.to_json()
+        if record.notes.get(i):
+            line["meta"] = dict(record.notes[i])
+        out.append(json.dumps(line, ensure_ascii=False, separators=(", ", ": ")))
     return "\n".join(out) + "\n"
 
 
@@ -192,18 +210,21 @@ def loads_record(text: str, where: str = "record") -> Record:
     rules, seed, players, quick = _read_header(header, first + 1, where)
     events: list[Event] = []
     numbers: list[int] = []
+    notes: dict[int, Mapping[str, Any]] = {}
     for n in range(first + 1, len(lines)):
         if not lines[n].strip():
             continue
         data = _json_line(lines[n], n + 1, where)
         if isinstance(data, dict):
-            data.pop("meta", None)
+            meta = data.pop("meta", None)
+            if isinstance(meta, dict) and meta:
+                notes[len(events)] = meta
         try:
             events.append(Event.from_json(data))
         except SgmahjongError as exc:
             raise RecordError(f"{where}, line {n + 1}: {exc}") from None
         numbers.append(n + 1)
-    return Record(rules, seed, players, quick, tuple(events), tuple(numbers), header)
+    return Record(rules, seed, players, quick, tuple(events), tuple(numbers), header, notes)
 
 
 def _json_line(line: str, number: int, where: str) -> Any:
@@ -474,7 +495,7 @@ def redact_record_for(record: Record, player: int) -> tuple[dict[str, Any], list
     return header, out
 
 
-__all__ = ["FORMAT", "VERSION", "CheckReport", "Record", "RecordError", "ReplayedHand",
-           "check_record", "dumps_record", "iter_states", "loads_record", "read_record",
-           "record_from_match", "redact_for", "redact_record_for", "replay_record",
+__all__ = ["FORMAT", "STANDIN", "VERSION", "CheckReport", "Record", "RecordError",
+           "ReplayedHand", "check_record", "dumps_record", "iter_states", "loads_record",
+           "read_record", "record_from_match", "redact_for", "redact_record_for", "replay_record",
            "write_record"]

@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -162,3 +163,57 @@ def server(tmp_path: Path) -> Iterator[Server]:
     s.start()
     yield s
     s.stop()
+
+
+class ClockedServer:
+    """The web app in this process (uvicorn in a thread) with its table timers on a
+    :class:`~sgmahjong.web.clock.ManualClock`: a test says how much time has passed
+    (``clock.advance``) instead of waiting for a timer. AI players move at once."""
+
+    def __init__(self, folder: Path, **config: Any) -> None:
+        import uvicorn
+
+        from sgmahjong.store.db import TableStore
+        from sgmahjong.web import WebConfig, create_app
+        from sgmahjong.web.clock import ManualClock
+
+        self.clock = ManualClock()
+        self.port = free_port()
+        self.db = f"sqlite:///{folder / 'web.sqlite3'}"
+        settings: dict[str, Any] = {"ai_delay": 0.0, "allow_seed": True,
+                                    "resume_on_startup": False}
+        settings.update(config)
+        self.config = WebConfig(database_url=self.db, clock=self.clock, **settings)
+        self.store = TableStore(self.db)
+        self.app = create_app(self.config, self.store)
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
+                                                    log_level="warning", ws_max_size=64 * 1024))
+        self.thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self.server.run, name="clocked-server",
+                                       daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the in-process server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        if self.thread is not None:
+            self.thread.join(15)
+        self.store.close()
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(f"{self.url}{path}", timeout=5) as r:
+            return json.loads(r.read())
+
+    def events(self, table_id: str) -> list[dict[str, Any]]:
+        """The table's stored log (each event as stored, ``meta`` and all)."""
+        return self.store.load_events(table_id)

@@ -6,7 +6,7 @@ import re
 import time
 from typing import Any
 
-from .conftest import SEED, Server
+from .conftest import SEED, ClockedServer, Server
 from .driver import Person, play_until_hand_end
 
 VIEW_JS = """() => {
@@ -196,3 +196,184 @@ def test_a_phone_sized_screen_shows_the_whole_hand(browser: Any, server: Server)
     assert friend.evaluate("() => document.scrollingElement.scrollWidth") <= 390
     friend_ctx.close()
     ctx.close()
+
+
+def _engine_hint_lines(server: Server, table_id: str) -> list[str]:
+    """The hint sentences the engine gives Ann (player 0, East in the first hand) for the
+    decision she has open, from the table's stored log."""
+    from sgmahjong.agents.danger import discard_history
+    from sgmahjong.game import Event, Game
+    from sgmahjong.rules.loading import rules_from_dict
+    from sgmahjong.store.db import TableStore
+    from sgmahjong.tiles import Seat
+    from sgmahjong.web.protocol import hints_json
+
+    store = TableStore(server.db)
+    try:
+        row = store.load_table(table_id)
+        assert row is not None
+        events = [Event.from_json(p) for p in store.load_events(table_id)]
+    finally:
+        store.close()
+    game = Game.replay(rules_from_dict(row.rules), events)
+    assert Seat.EAST in game.waiting_for()
+    legal = game.legal_actions(Seat.EAST)
+    data = hints_json(game.view(Seat.EAST), legal, discard_history(game.events))
+    assert data is not None
+    return [line["text"] for line in data["lines"]]
+
+
+def test_hints_turned_on_stay_on_when_the_tab_is_reopened(browser: Any, server: Server) -> None:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    invite = create_table(page, server, name="Ann", rules="standard", ai=["greedy"] * 3)
+    table_id = invite.rsplit("/", 1)[1]
+    page.get_by_test_id("start").click()
+    wait_for_request(page)
+    expect_hidden(page, "hints")
+    page.get_by_test_id("toggle-hints").click()
+    page.get_by_test_id("hints").wait_for()
+    page.close()
+
+    # the same browser opens the table again: the hints are on without asking
+    again = ctx.new_page()
+    again.goto(invite)
+    wait_for_request(again)
+    again.get_by_test_id("hints").wait_for()
+    assert again.get_by_test_id("toggle-hints").get_attribute("aria-pressed") == "true"
+    want = _engine_hint_lines(server, table_id)
+    assert want, "a turn always has a hint to show"
+    shown = again.eval_on_selector_all("#hints p", "ps => ps.map(p => p.textContent)")
+    assert all(line in shown for line in want), (want, shown)
+
+    # turned off, they stay off the next time
+    again.get_by_test_id("toggle-hints").click()
+    expect_hidden(again, "hints")
+    again.close()
+    third = ctx.new_page()
+    third.goto(invite)
+    wait_for_request(third)
+    assert third.get_by_test_id("toggle-hints").get_attribute("aria-pressed") == "false"
+    expect_hidden(third, "hints")
+    # another browser has its own setting: off
+    other_ctx = browser.new_context()
+    other = other_ctx.new_page()
+    other.goto(invite)
+    other.get_by_test_id("watch").click()
+    other.get_by_test_id("table").wait_for()
+    assert other.evaluate("() => localStorage.getItem('sgmj.hints')") is None
+    other_ctx.close()
+    ctx.close()
+
+
+def _engine_review(srv: ClockedServer, table_id: str) -> Any:
+    """The engine's review of Ann (East) in the first hand, from the stored log and the
+    stand-in marks on its lines."""
+    from sgmahjong.agents.review import review_hand
+    from sgmahjong.game import Event
+    from sgmahjong.rules.loading import rules_from_dict
+    from sgmahjong.tiles import Seat
+
+    stored = srv.events(table_id)
+    starts = [i for i, p in enumerate(stored) if p["type"] == "hand-started"]
+    hand = stored[:starts[1]] if len(starts) > 1 else stored
+    events = [Event.from_json({k: v for k, v in p.items() if k != "meta"}) for p in hand]
+    notes = {i: p["meta"] for i, p in enumerate(hand) if "meta" in p}
+    row = srv.store.load_table(table_id)
+    assert row is not None and notes
+    return review_hand(events, Seat.EAST, rules_from_dict(row.rules), notes)
+
+
+# whether a tap at the middle of the element reaches it (and not a box drawn over it)
+REACHABLE_JS = """(sel) => {
+  const e = document.querySelector(sel);
+  if (!e) return false;
+  const r = e.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !!hit && (hit === e || e.contains(hit));
+}"""
+
+
+def test_the_next_hand_is_seen_when_the_result_box_is_left_open(
+        browser: Any, tmp_path: Any) -> None:
+    """On a phone, Ann lets her first turn run out (her review at the hand end says the
+    stand-in played it), then leaves the first hand's result box open. The sound and Rules
+    buttons stay within reach; when the next-hand delay has passed (the server's clock is
+    moved on, nobody waits) the next hand starts, the box makes way, and Ann sees her
+    first decision of it with all its time and makes it herself: no stand-in plays it."""
+    delay, limit, window = 30.0, 30.0, 10.0
+    srv = ClockedServer(tmp_path, next_hand_delay=delay, turn_limit=limit,
+                        claim_window=window, disconnect_grace=60.0)
+    srv.start()
+    try:
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        invite = create_table(page, srv, name="Ann", rules="casual", ai=["greedy"] * 3)
+        table_id = invite.rsplit("/", 1)[1]
+        page.get_by_test_id("start").click()
+        page.get_by_test_id("hand-tile").first.wait_for()
+        # Ann (East, the first hand's banker) lets her first turn run out: the stand-in
+        # plays it, and her review says so rather than reviewing it as hers
+        wait_for_request(page)
+        assert any(a["type"] == "discard"
+                   for a in page.evaluate("() => window.sgmj.request.legal"))
+        srv.clock.advance(limit)
+        page.get_by_test_id("status").get_by_text("Time's up").wait_for()
+        play_until_hand_end([Person(page, "clicks")])
+        assert page.get_by_test_id("hand-end").inner_text().startswith("Hand 1: ")
+        page.get_by_test_id("review-standin").wait_for()
+        assert page.get_by_test_id("review-standin").inner_text() == _engine_review(
+            srv, table_id).standin_line
+        assert page.get_by_test_id("overlay").is_visible()
+        assert srv.get(f"/api/tables/{table_id}")["in_hand"] is False
+
+        # the result box leaves the sound and Rules buttons within reach
+        for testid in ("mute", "music"):
+            button = page.get_by_test_id(testid)
+            before = button.get_attribute("aria-pressed")
+            button.click(timeout=5_000)
+            assert button.get_attribute("aria-pressed") != before, testid
+            button.click(timeout=5_000)
+            assert button.get_attribute("aria-pressed") == before, testid
+        page.get_by_test_id("learn").click(trial=True, timeout=5_000)
+        assert page.evaluate(REACHABLE_JS, '[data-testid="learn"]')
+        # and says when the next hand starts (the server's delay)
+        assert f"{int(delay)} s" in page.get_by_test_id("next-hand-in").inner_text()
+
+        # nobody presses Next hand; the delay passes on the server's clock
+        srv.clock.advance(delay)
+        page.wait_for_function("() => !!window.sgmj.request", timeout=30_000)
+        info = srv.get(f"/api/tables/{table_id}")
+        assert info["in_hand"] is True and info["hands_played"] == 1
+        first_of_hand = max(i for i, e in enumerate(srv.events(table_id))
+                            if e["type"] == "hand-started")
+        expect_hidden(page, "overlay")
+        assert page.evaluate(REACHABLE_JS, '[data-testid="hand-tile"]')
+        assert "Hand 2 of 4" in page.get_by_test_id("centre").inner_text()
+        req = page.evaluate("() => window.sgmj.request")
+        # all of its time: the request's clock started when it was sent, none has passed
+        kinds = {a["type"] for a in req["legal"]}
+        full = limit if "discard" in kinds else window
+        assert req["deadline_ms"] == full * 1000
+        page.get_by_test_id("countdown").wait_for()
+        assert f"{int(full)} s" in page.get_by_test_id("countdown").inner_text()
+
+        # Ann makes the decision herself, with taps
+        person = Person(page, "clicks")
+        assert person.answer()
+        hand = srv.events(table_id)[first_of_hand:]
+        assert not [e for e in hand if "standin" in e.get("meta", {})]
+        assert "Time's up" not in page.get_by_test_id("status").inner_text()
+
+        # the last hand's result can still be read, and put away again
+        page.get_by_test_id("last-hand").click()
+        assert page.get_by_test_id("hand-end").inner_text().startswith("Hand 1: ")
+        page.get_by_test_id("close-result").click()
+        expect_hidden(page, "overlay")
+        assert not errors, errors
+        ctx.close()
+    finally:
+        srv.stop()

@@ -22,9 +22,9 @@ sentence each, and a deal-in names the tile and what made it dangerous.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..english import count, tile_name
 from ..game.actions import Action, Chow, Discard, Kong, Pass, Pong, Win
@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from ..record import Record
 
 __all__ = ["COSTLY", "DealIn", "Decision", "DecisionPoint", "Review", "decision_points",
-           "match_summary", "review_hand", "review_record"]
+           "match_summary", "review_hand", "review_record", "standin_indices"]
 
 COSTLY = CLOSE        # a difference the Owl values below this is a matter of taste
 PASSED_WIN = 50.0     # what passing a win costs, for the ranking (five shanten)
@@ -131,6 +131,10 @@ class Review:
     items: tuple[Decision, ...]
     deal_ins: tuple[DealIn, ...]
     lines: tuple[str, ...]
+    # the decisions an AI stand-in made for the seat (its time ran out, or it was away):
+    # how many, left out of all the above, and the line that says so (also in ``lines``)
+    standin: int = 0
+    standin_line: str = ""
 
     @property
     def costly(self) -> tuple[Decision, ...]:
@@ -468,49 +472,96 @@ def _deal_in(won: Won, i: int, last: DecisionPoint | None, counts_tai: bool) -> 
     return DealIn(i, tile, won.seat, won.tai, d.label, reasons, f"{head}: {why}.")
 
 
+def standin_indices(notes: Mapping[int, Mapping[str, Any]] | None,
+                    seat: Seat | int) -> frozenset[int]:
+    """The indices of the events (of one hand) whose notes say that ``seat``'s decision
+    just before them was a stand-in's (``meta`` ``{"standin": [seats]}``, docs/records.md)."""
+    from ..record import STANDIN
+
+    out = set()
+    for i, meta in (notes or {}).items():
+        seats = meta.get(STANDIN) if isinstance(meta, Mapping) else None
+        if isinstance(seats, list) and int(seat) in seats:
+            out.add(i)
+    return frozenset(out)
+
+
+def _standin_line(n: int, dealt: Sequence[Tile]) -> str:
+    """"The AI stand-in made 3 decisions of this hand for you ...": empty when none."""
+    if not n:
+        return ""
+    text = (f"The AI stand-in made {count(n, 'decision')} of this hand for you (your time "
+            f"ran out, or you were away): {'it is' if n == 1 else 'they are'} left out of "
+            "this review")
+    if dealt:
+        text += f", and so is its deal-in of {', '.join(tile_name(t) for t in dealt)}"
+    return text + "."
+
+
 def review_hand(record_or_events: Record | Sequence[Event], seat: Seat | int,
-                rules: str | Ruleset | None = None) -> Review:
+                rules: str | Ruleset | None = None,
+                notes: Mapping[int, Mapping[str, Any]] | None = None) -> Review:
     """Review ``seat``'s play in one hand: the hand's events (from its hand-started), or a
     :class:`~sgmahjong.record.Record` holding one hand (its first hand is reviewed; use
-    :func:`review_record` for a whole match). ``rules`` defaults to the record's."""
+    :func:`review_record` for a whole match). ``rules`` defaults to the record's.
+    ``notes`` (the event lines' ``meta`` by index in the hand; a record's own by default)
+    marks the decisions a stand-in made for the seat: they are not reviewed."""
     if isinstance(record_or_events, Sequence):
         events = list(record_or_events)
     else:
         hands = record_or_events.hands()
         events = list(hands[0][1]) if hands else []
         rules = record_or_events.rules if rules is None else rules
+        if notes is None and hands:
+            notes = record_or_events.hand_notes(hands[0][0], len(events))
     rs = load_rules(rules)
     me = Seat(seat)
+    stood = standin_indices(notes, me)
     owl = _Owl(0)
     items: list[Decision] = []
     turn = 0
     n = 0
     discards: list[DecisionPoint] = []
+    mine: list[DecisionPoint] = []     # every decision, the stand-in's too
     for p in decision_points(events, me, rs):
-        n += 1
         if p.view.phase is Phase.TURN:
-            turn += 1
+            turn += 1      # the turns keep their numbers in the hand, whoever played them
+        mine.append(p)
         if isinstance(p.chosen, Discard):
             discards.append(p)
+        if p.index in stood:
+            continue
+        n += 1
         choice = owl.act(p.view, list(p.legal))
         if choice == p.chosen:
             continue
         items.append(_weigh(p, choice, turn, owl))
     items.sort(key=lambda d: (-d.cost, d.index))
     deal_ins = []
+    standin_dealt: list[Tile] = []
     for i, e in enumerate(events):
         if isinstance(e, Won) and e.discarder == me:
+            # the throw (or kong) it was won on is the seat's last decision before it
+            last = next((p for p in reversed(mine) if p.index < i), None)
+            if last is not None and last.index in stood:
+                standin_dealt.append(e.tile)
+                continue
             prior = next((p for p in reversed(discards) if p.index < i), None)
             deal_ins.append(_deal_in(e, i, prior, rs.scoring.counts_tai))
     costly = [d for d in items if d.costly][:SHOWN]
     lines = [d.sentence for d in costly]
     lines.extend(d.sentence for d in deal_ins)
     if not costly:
-        head = ("You made every decision of this hand as Owl would." if not items
+        head = ("You made no decision of this hand yourself." if not n and stood
+                else "You made every decision of this hand as Owl would." if not items
                 else f"Owl chose differently {count(len(items), 'time')}, each about as "
                      "good as yours: no costly decision.")
         lines.insert(0, head)
-    return Review(me, n, tuple(items), tuple(deal_ins), tuple(lines))
+    left_out = sum(1 for p in mine if p.index in stood)
+    note = _standin_line(left_out, standin_dealt)
+    if note:
+        lines.append(note)
+    return Review(me, n, tuple(items), tuple(deal_ins), tuple(lines), left_out, note)
 
 
 def review_record(record: Record, player: int) -> list[tuple[int, Seat, Review]]:
@@ -521,7 +572,9 @@ def review_record(record: Record, player: int) -> list[tuple[int, Seat, Review]]
     out = []
     for hand in replay_record(record):
         seat = hand.match.seat_of(player)
-        out.append((hand.number, seat, review_hand(hand.game.events, seat, record.rules)))
+        events = hand.game.events
+        notes = record.hand_notes(hand.first, len(events))
+        out.append((hand.number, seat, review_hand(events, seat, record.rules, notes)))
     return out
 
 
@@ -562,4 +615,11 @@ def match_summary(reviews: Sequence[tuple[int, Review]]) -> list[str]:
             out.append(f"No costly decision in {count(len(clean), 'hand')} of {len(reviews)}.")
     elif differ:
         out.append("Each difference was a matter of taste: no costly decision.")
+    standin = sum(r.standin for _, r in reviews)
+    if standin:
+        out.append(f"The AI stand-in made {count(standin, 'decision')} for you (your time "
+                   "ran out, or you were away): they are not counted here."
+                   if standin > 1 else
+                   "The AI stand-in made 1 decision for you (your time ran out, or you "
+                   "were away): it is not counted here.")
     return out

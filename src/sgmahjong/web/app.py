@@ -50,7 +50,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline';
        "base-uri 'none'; form-action 'self'")
 STATUS = {"full": 409, "started": 409, "not-creator": 403, "not-finished": 409,
           "busy": 503, "no-seed": 403, "mid-hand": 409, "finished": 409, "seat-taken": 409,
-          "solo": 409, "too-many-tables": 429, "expired": 410}
+          "solo": 409, "too-many-tables": 429, "expired": 410, "name-taken": 409}
 
 
 class CreateBody(BaseModel):

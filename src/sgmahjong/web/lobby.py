@@ -18,7 +18,15 @@ from .config import WebConfig
 from .ladder import bad_rung, find_rung
 from .limits import CreateWindow
 from .memory import bound_ai_caches, release_memory
-from .runtime import TableError, TableRuntime, default_standin, level_names, make_ai
+from .runtime import (
+    TableError,
+    TableRuntime,
+    ai_names,
+    check_name,
+    default_standin,
+    level_names,
+    make_ai,
+)
 from .security import clean_name, hash_token, new_table_id, new_token
 
 log = logging.getLogger("sgmahjong.web")
@@ -95,6 +103,7 @@ class Lobby:
             raise TableError("bad-level", "pick three AI levels (for seats 2-4)")
         for name in opts.ai:
             make_ai(name, 0)   # refuses an unknown level
+        check_name(clean_name(opts.name, "Host"), (), ai_names(opts.ai))
         if opts.seed is not None and not self.config.allow_seed:
             raise TableError("no-seed", "this server does not let tables choose their deal")
         if opts.seed is not None and not 0 <= opts.seed < 2**64:

@@ -237,8 +237,10 @@ def review_json(r: Review) -> dict[str, Any]:
     """The review of one seat's play in the hand just ended, for that seat alone: ``head``
     (said when no decision was costly, else None), ``shown`` (the costliest decisions, each
     ``{"text", "tiles"}``: the sentence and the tiles it is about, the seat's then Owl's),
-    ``deal_ins`` (each ``{"text", "tile"}``) and ``tally`` (how many decisions, how many
-    Owl would have made otherwise; empty when none). Only what the seat saw is in it: its
+    ``deal_ins`` (each ``{"text", "tile"}``), ``tally`` (how many decisions, how many
+    Owl would have made otherwise; empty when none), and ``standin`` / ``standin_line``
+    (how many decisions an AI stand-in made for the seat, left out of all the rest, and
+    the sentence saying so; 0 / None when none). Only what the seat saw is in it: its
     own tiles, and the table's public tiles and results."""
     from ..agents.review import SHOWN
 
@@ -248,7 +250,7 @@ def review_json(r: Review) -> dict[str, Any]:
             "shown": [{"text": d.sentence, "tiles": [t.text for t in d.tiles]}
                       for d in shown],
             "deal_ins": [{"text": d.sentence, "tile": d.tile.text} for d in r.deal_ins],
-            "tally": r.tally}
+            "tally": r.tally, "standin": r.standin, "standin_line": r.standin_line or None}
 
 
 def hints_json(v: PlayerView, legal: Sequence[Action],

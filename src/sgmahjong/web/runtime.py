@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -31,7 +31,7 @@ from ..game import (
     Pass,
 )
 from ..game.prng import derive_seed
-from ..record import Record, record_from_match
+from ..record import STANDIN, Record, record_from_match
 from ..rules.loading import rules_from_dict
 from ..store.db import StoredSeat, StoredTable, TableStore
 from ..tiles import Seat
@@ -86,13 +86,42 @@ def default_standin() -> str:
     return "hedgehog" if "hedgehog" in names else "greedy"
 
 
-def _unique(name: str, taken: set[str]) -> str:
+def same_name(name: str) -> str:
+    """A name as names at a table are told apart: capitals and spacing do not count
+    ("Zed" and " zed" are one name), as in the ledger."""
+    return " ".join(name.split()).casefold()
+
+
+def _unique(name: str, taken: Iterable[str]) -> str:
     """``name``, numbered if another seat has it: ``Fox``, ``Fox 2``."""
+    seen = {same_name(t) for t in taken}
     out, k = name, 1
-    while out in taken:
+    while same_name(out) in seen:
         k += 1
         out = f"{name} {k}"
     return out
+
+
+def ai_names(levels: Sequence[str]) -> list[str]:
+    """The names AI players of ``levels`` would get, seat by seat, with no person at the
+    table: the level's, numbered when another has it. The names they get at the start
+    are among these (a person's name is never one of them), so a name refused now is
+    never one that makes two seats alike later."""
+    out: list[str] = []
+    for level in levels:
+        out.append(_unique(level.title(), out))
+    return out
+
+
+def check_name(name: str, people: Iterable[str], ais: Iterable[str] = ()) -> None:
+    """Refuse ``name`` when a person (``people``) or an AI player (``ais``) at the table
+    already has it, whatever its capitals or spaces: payment lines name players."""
+    key = same_name(name)
+    for taken, what in [*((p, "") for p in people), *((a, " (an AI player)") for a in ais)]:
+        if same_name(taken) == key:
+            raise TableError("name-taken", f"{taken} is already at this table{what}: pick "
+                                           "another name (names must differ, whatever "
+                                           "their capitals)")
 
 
 class Conn(Protocol):
@@ -169,7 +198,12 @@ class TableRuntime:
 
     def _replay(self, payloads: Sequence[dict[str, Any]]) -> None:
         """Rebuild the match from the stored events (hand by hand, through the engine)."""
-        evs = [Event.from_json(p) for p in payloads]
+        evs = []
+        for i, p in enumerate(payloads):
+            meta = p.get("meta")
+            if isinstance(meta, dict) and meta.get(STANDIN):
+                self.standin[i] = [int(x) for x in meta[STANDIN]]
+            evs.append(Event.from_json({k: v for k, v in p.items() if k != "meta"}))
         starts = [i for i, e in enumerate(evs) if isinstance(e, HandStarted)]
         if not starts or starts[0] != 0:
             raise TableError("broken-log", f"table {self.id}: the log does not start a hand")
@@ -199,6 +233,11 @@ class TableRuntime:
         # the review of a human's play in a hand, by (hand, player): worked out at the hand
         # end (or when a player comes back to a table rebuilt since) and sent to them alone
         self.reviews: dict[tuple[int, int], Review] = {}
+        # the seats whose decision the stand-in made (time up, or away), by the index of
+        # the first event after that decision; stored as that event's ``meta`` so the
+        # review leaves them out, here and in the downloaded record
+        self.standin: dict[int, list[int]] = {}
+        self._standin_next: set[int] = set()   # marks for the next event to be stored
 
     def _rebuild(self) -> None:
         """Forget the in-memory match and replay it from the database. If the log cannot
@@ -273,7 +312,8 @@ class TableRuntime:
         if self.status != "finished":
             raise TableError("not-finished", "the record can be downloaded once the match "
                                              "is over")
-        return record_from_match(self.match, self.names, {"table": self.id})
+        return record_from_match(self.match, self.names, {"table": self.id},
+                                 notes={i: {STANDIN: seats} for i, seats in self.standin.items()})
 
     def player_for(self, token: str | None) -> int | None:
         for s in self.slots:
@@ -383,8 +423,14 @@ class TableRuntime:
             return
         first = self.n + 1
         payloads = [e.to_json() for e in new]
+        marks = sorted(self._standin_next)
+        stored = payloads
+        if marks:
+            # a claim window's decisions make no event until the last seat has answered:
+            # the mark goes on the first event after them, whichever that is
+            stored = [{**payloads[0], "meta": {STANDIN: marks}}, *payloads[1:]]
         try:
-            self.store.append_events(self.id, first, payloads)
+            self.store.append_events(self.id, first, stored)
         except Exception as exc:
             # The engine has already moved on in memory; the stored log is the truth, so
             # go back to it rather than play on with a state nobody could resume.
@@ -393,6 +439,9 @@ class TableRuntime:
             raise TableError("unsaved", "the table could not be saved, so nothing "
                                         "changed: try again") from exc
         h = len(self.bankers) - 1
+        if marks:
+            self.standin[first - 1] = marks
+            self._standin_next.clear()
         self.events.extend(new)
         self.event_hand.extend([h] * len(new))
         self._forget_answered()
@@ -555,6 +604,7 @@ class TableRuntime:
                 if slot.kind != want:
                     raise TableError("seat-taken", f"seat {player} ({slot.name}) is not "
                                      + ("an AI seat" if taking_over else "free"))
+            self._check_name(name)
             g = self.game
             if taking_over and g is not None and not g.ended:
                 raise TableError("mid-hand", "an AI seat can be taken between hands: try "
@@ -579,6 +629,14 @@ class TableRuntime:
             self.broadcast_table()
         self.kick()
         return slot.player
+
+    def _check_name(self, name: str) -> None:
+        """Refuse a newcomer's name that a seat here has, or (before the start) that an
+        AI player will get."""
+        ais = [s.name for s in self.slots if s.kind == "ai"]
+        if self.status == "waiting":
+            ais += ai_names(self.options.get("ai", []))
+        check_name(name, [s.name for s in self.slots if s.kind == "human"], ais)
 
     async def start(self, player: int) -> None:
         async with self.lock:
@@ -724,6 +782,8 @@ class TableRuntime:
     async def _ai_move(self, g: Game, seat: Seat, slot: Slot) -> None:
         action = await self._ai_choice(g, seat, slot)
         self._forget_request(slot)
+        if slot.kind == "human":    # away: the stand-in's decision, not theirs
+            self._standin_next.add(int(seat))
         self._commit(g.submit(seat, action))
 
     async def _time_up(self, g: Game, seat: Seat, slot: Slot, claim: bool) -> None:
@@ -742,6 +802,7 @@ class TableRuntime:
         rid = None if slot.request is None else slot.request[0]
         self._forget_request(slot)
         new = g.submit(seat, action)
+        self._standin_next.add(int(seat))
         for c in slot.conns:
             c.send({"type": "notice", "code": "time-up", "message": text})
             # as for an answer of theirs: the open request is closed
@@ -768,6 +829,9 @@ class TableRuntime:
         for s in self.slots:
             if s.kind == "human":
                 await self._review(s.player)
+        # set before the hand-end is sent, which says when the next hand starts
+        self.next_hand_at = (None if self.match.state.ended
+                             else self.clock.now() + self.config.next_hand_delay)
         for c in self._all_conns():
             c.send(self._hand_end(c.player))
         if self.match.state.ended:
@@ -777,7 +841,6 @@ class TableRuntime:
                 c.send(self._match_end(c.player))
             self.broadcast_table()
             return "stop", None
-        self.next_hand_at = self.clock.now() + self.config.next_hand_delay
         self.broadcast_table()
         return "sleep", 0
 
@@ -797,6 +860,9 @@ class TableRuntime:
         """The hand-end message for a socket: with ``player``'s review of the hand, when
         there is one (a human's); a spectator gets none."""
         msg: dict[str, Any] = {"type": "hand-end", "hand": self.last_summary}
+        if self.next_hand_at is not None and not self.match.state.ended:
+            # the longest wait: the next hand starts sooner when every player is ready
+            msg["next_in_ms"] = max(0, round((self.next_hand_at - self.clock.now()) * 1000))
         stars = hand_ladder(self.options, self.match.hands[-1]) if self.match.hands else None
         if stars is not None:
             msg["ladder"] = stars
@@ -817,8 +883,11 @@ class TableRuntime:
 
         seat = self.seat_of(player, h)
         events = list(self.match.hands[h].events)
+        first = self.event_hand.index(h)
+        notes = {i - first: {STANDIN: seats} for i, seats in self.standin.items()
+                 if first <= i < first + len(events)}
         try:
-            r = await asyncio.to_thread(review_hand, events, seat, self.rules)
+            r = await asyncio.to_thread(review_hand, events, seat, self.rules, notes)
         except Exception:
             log.exception("table %s: the review of player %d failed", self.id, player)
             return
@@ -845,5 +914,5 @@ class TableRuntime:
         return msg
 
 
-__all__ = ["Conn", "Slot", "TableError", "TableRuntime", "default_standin", "level_names",
-           "make_ai"]
+__all__ = ["Conn", "Slot", "TableError", "TableRuntime", "ai_names", "check_name",
+           "default_standin", "level_names", "make_ai", "same_name"]

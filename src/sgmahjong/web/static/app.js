@@ -8,9 +8,11 @@
   const WINDS = ["East", "South", "West", "North"];
   const S = {
     tableId: null, token: null, player: null, role: null, table: null, view: null,
-    request: null, n: 0, hints: null, hintsOn: false, cursor: 0, picked: null,
+    // hints on or off is the player's choice, kept in this browser as the sound's is
+    request: null, n: 0, hints: null, hintsOn: localStorage.getItem("sgmj.hints") === "1",
+    cursor: 0, picked: null,
     muted: localStorage.getItem("sgmj.muted") === "1", lastAt: {}, ws: null, retry: 0, over: false,
-    seat: null, board: null, aiTouched: false, matchEnd: null,
+    seat: null, board: null, aiTouched: false, matchEnd: null, lastHand: null, nextHandAt: 0,
   };
 
   // ------------------------------------------------------------------ helpers
@@ -254,11 +256,11 @@
         S.view = msg.view; S.board = board(msg); S.request = msg; S.n = Math.max(S.n, msg.n); S.picked = null;
         // deadline_ms is the time left when sent (0: no limit): fix it to this clock
         msg.deadlineAt = msg.deadline_ms > 0 ? Date.now() + msg.deadline_ms : 0;
-        if (S.hintsOn) send({ type: "hints" });
+        if (S.hintsOn && S.table && S.table.hints) send({ type: "hints" });
         render(); SOUNDS.turn(); break;
       case "ack": S.request = null; render(); break;
       case "hints": S.hints = msg.hints; renderHints(); render(); break;
-      case "hand-end": S.hints = null; S.review = msg.review || null; renderHints(); handEnd(msg.hand, msg.ladder, S.review); break;
+      case "hand-end": S.hints = null; S.review = msg.review || null; renderHints(); handEnd(msg.hand, msg.ladder, S.review, msg.next_in_ms); break;
       case "match-end": matchEnd(msg); break;
       case "error": status(msg.message); break;
       case "notice": status(msg.message); break;
@@ -308,7 +310,7 @@
     const who = e.seat !== undefined && e.seat !== null ? nameAt(e.seat) : "";
     let text = null;
     switch (e.type) {
-      case "hand-started": text = `Hand ${e.hand_number + 1} begins (${WINDS[e.round_wind]} round).`; break;
+      case "hand-started": text = `Hand ${e.hand_number + 1} begins (${WINDS[e.round_wind]} round).`; resultMakesWay(); break;
       case "discarded": text = `${says(who, "throws")} ${tileName(e.tile)}.`; SOUNDS.discard(); break;
       case "claimed": text = `${says(who, "takes")} ${tileName(e.tile)} for a ${e.kind}.`; SOUNDS.claim(); break;
       case "kong-declared": text = `${says(who, "declares")} a kong of ${tileName(e.tile)}.`; SOUNDS.claim(); break;
@@ -454,6 +456,12 @@
     tick();
   }
   function tick() {
+    const next = document.querySelector('[data-testid="next-hand-in"]');
+    if (next && S.nextHandAt) {
+      const left = Math.max(0, Math.ceil((S.nextHandAt - Date.now()) / 1000));
+      next.textContent = left > 0 ? `The next hand starts in ${left} s, or as soon as everyone is ready.` :
+        "The next hand is starting…";
+    }
     const c = document.querySelector('[data-testid="countdown"]');
     if (!c || !S.request || !S.request.deadlineAt) return;
     const left = Math.max(0, Math.ceil((S.request.deadlineAt - Date.now()) / 1000));
@@ -469,6 +477,7 @@
   function toggleHints() {
     if (!S.table || !S.table.hints) return;
     S.hintsOn = !S.hintsOn;
+    try { localStorage.setItem("sgmj.hints", S.hintsOn ? "1" : "0"); } catch (_) { /* private mode */ }
     if (S.hintsOn) send({ type: "hints" });
     renderHints();
     render();
@@ -584,19 +593,49 @@
         el("span", { class: "review-text" }, d.text)))));
     }
     if (r.tally) kids.push(el("p", { class: "review-tally", "data-testid": "review-tally" }, r.tally));
+    // what the stand-in chose for you (time up, or away) is not yours: said, not reviewed
+    if (r.standin_line) kids.push(el("p", { class: "review-tally", "data-testid": "review-standin" }, r.standin_line));
     return el("section", { class: "review", "data-testid": "review", "data-seat": r.seat }, ...kids);
   }
-  function handEnd(h, ladder, review) {
+  // nextInMs: the longest wait for the next hand (the server's figure; it starts sooner
+  // when every player is ready)
+  function handEnd(h, ladder, review, nextInMs) {
+    S.lastHand = { h, review };
+    S.nextHandAt = nextInMs > 0 ? Date.now() + nextInMs : 0;
+    overlay(...resultBox(h, ladder, review, false));
+    tick();
+  }
+  // again: the result read once more during the next hand (its button only closes it)
+  function resultBox(h, ladder, review, again) {
     const kids = handResult(h, playerName, `Hand ${h.number + 1}: `);
     kids.push(scoreTable(S.table.seats.map((s) => s.name), h.scores, h.deltas, "scores"));
     kids.push(reviewPanel(review));
-    kids.push(ladderNote(ladder));
+    if (!again) kids.push(ladderNote(ladder));
+    if (again) {
+      kids.push(el("button", { type: "button", class: "primary", "data-testid": "close-result",
+        onclick: () => { $("overlay").hidden = true; } }, "Back to the table"));
+      return kids;
+    }
+    if (S.nextHandAt && !S.matchEnd) kids.push(el("p", { class: "small", "data-testid": "next-hand-in", role: "timer" }));
     kids.push(el("button", { type: "button", class: "primary", "data-testid": "next-hand", onclick: () => {
       if (S.matchEnd) { showMatchEnd(S.matchEnd); return; }
       $("overlay").hidden = true; send({ type: "ready" });
     } }, S.matchEnd ? "Final standings" : "Next hand"));
-    overlay(...kids);
+    return kids;
   }
+  // A new hand has begun: the player must see it (their turn and claims have clocks), so
+  // the last hand's result makes way; it stays a tap away (Last hand's result).
+  function resultMakesWay() {
+    S.nextHandAt = 0;
+    const body = $("overlay-body");
+    if (!$("overlay").hidden && !S.matchEnd && body.querySelector('[data-testid="next-hand"], [data-testid="close-result"]')) {
+      $("overlay").hidden = true;
+    }
+    $("last-hand").hidden = !S.lastHand;
+  }
+  $("last-hand").addEventListener("click", () => {
+    if (S.lastHand) overlay(...resultBox(S.lastHand.h, null, S.lastHand.review, true));
+  });
   function scoreTable(names, scores, deltas, testid) {
     const head = el("tr", {}, el("th", {}, "Player"), el("th", { class: "num" }, "This hand"),
       el("th", { class: "num" }, "Total"));
@@ -609,6 +648,7 @@
   // After the last hand its result stays up until the player asks for the standings
   function matchEnd(m) {
     S.over = true;
+    $("last-hand").hidden = true;
     S.matchEnd = m;
     const next = $("overlay").hidden ? null : $("overlay-body").querySelector('[data-testid="next-hand"]');
     if (next) next.textContent = "Final standings"; else showMatchEnd(m);
@@ -664,6 +704,10 @@
 
   // ------------------------------------------------------------------ start
   setMute(S.muted);
+  // the result box starts below the bar (app.css): keep its height in --bar-h
+  const bar = document.querySelector("header.bar");
+  const barHeight = () => document.documentElement.style.setProperty("--bar-h", `${bar.offsetHeight}px`);
+  if (bar) { barHeight(); if (window.ResizeObserver) new ResizeObserver(barHeight).observe(bar); }
   // replay.js and ladder.js draw with the same helpers (one tile rendering for the page)
   window.sgmjUI = { el, tileSvg, tilesRow, parseTiles, tileName, api, seatKey, status, WINDS, handResult, scoreTable, points };
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,40})\/?$/);
