@@ -12,6 +12,7 @@ import urllib.request
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from .conftest import Server
 from .ledger_model import reckon
@@ -54,6 +55,7 @@ def hit(page: Any, target: Any, mode: str) -> None:
     """Tap ``target`` as the mode says: at its place on the screen, as a finger does (a
     disabled button there takes no tap), not through Playwright's wait for it."""
     target.wait_for()
+    expect(target).to_be_enabled()      # the page is ready for the first tap
     target.scroll_into_view_if_needed()
     box = target.bounding_box()
     assert box is not None
@@ -327,4 +329,29 @@ def test_start_tapped_twice_starts_once_and_says_nothing_is_wrong(
     assert server.get(f"/api/tables/{table_id}")["status"] == "playing"
     assert "started" not in page.locator("#status").inner_text()
     assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize(("path", "button", "options"), [
+    ("/ledger", "open-submit", "**/api/score/options"),
+    ("/", "create", "**/api/options")])
+def test_a_tap_before_the_page_is_ready_sends_nothing(browser: Any, server: Server, path: str,
+                                                      button: str, options: str) -> None:
+    """On a slow network the button shows before the page's script is ready: it is
+    disabled, and the form is never sent by the browser itself (which reloaded the page
+    with the names in its address and lost them)."""
+    ctx, page, errors = open_page(browser, "double-click")
+    held: list[Any] = []
+    page.route(options, lambda route: held.append(route))   # the answer is late
+    with page.expect_request(lambda r: r.url.endswith(options.removeprefix("**"))):
+        page.goto(server.url + path)
+    target = page.get_by_test_id(button)
+    expect(target).to_be_disabled()
+    target.click(force=True)
+    page.keyboard.press("Enter")
+    assert page.url == server.url + path
+    for route in held:
+        route.continue_()
+    expect(target).to_be_enabled()
+    assert page.url == server.url + path and errors == []
     ctx.close()

@@ -88,6 +88,9 @@
   async function lobby() {
     show("lobby");
     status("");
+    // the form never goes to the server by itself, even when tapped before it is ready
+    // (the page's HTML keeps the button disabled until then)
+    $("create-form").addEventListener("submit", (ev) => ev.preventDefault());
     const opts = await api("/api/options");
     const rules = $("create-rules");
     for (const p of opts.presets) {
@@ -130,6 +133,7 @@
       } catch (e) { status(e.message); }
       });
     });
+    $("create-form").querySelector('[type="submit"]').disabled = false;
   }
 
   // ------------------------------------------------------------------ table page

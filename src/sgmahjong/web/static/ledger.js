@@ -34,6 +34,9 @@
   // ---- opening a ledger
   async function openPage() {
     $("open").hidden = false;
+    // the form never goes to the server by itself, even when tapped before it is ready
+    // (the page's HTML keeps the button disabled until then)
+    $("open-form").addEventListener("submit", (e) => e.preventDefault());
     const opts = await call("GET", "/api/score/options");
     $("open-rules").replaceChildren(...Object.keys(opts.presets).map((p) => el("option", { value: p, selected: p === "standard" }, p)),
       el("option", { value: "house" }, "House rules (upload a file)"));
@@ -59,6 +62,7 @@
         }
       });
     });
+    $("open-submit").disabled = false;
   }
 
   // ---- the ledger
