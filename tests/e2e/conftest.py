@@ -156,6 +156,21 @@ class Server:
         with urllib.request.urlopen(f"{self.url}{path}", timeout=5) as r:
             return json.loads(r.read())
 
+    def stored(self, table_id: str) -> tuple[Any, list[Any]]:
+        """The table's rules and its stored events, read from the server's database."""
+        from sgmahjong.game import Event
+        from sgmahjong.rules.loading import rules_from_dict
+        from sgmahjong.store.db import TableStore
+
+        store = TableStore(self.db)
+        try:
+            row = store.load_table(table_id)
+            assert row is not None
+            events = [Event.from_json(p) for p in store.load_events(table_id)]
+        finally:
+            store.close()
+        return rules_from_dict(row.rules), events
+
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Server
-from .ledger_model import reckon
+from .test_browser_ledger import shows
 
 PHONE = {"width": 390, "height": 844}
 LATENCY_MS = 400
@@ -27,10 +27,6 @@ HANDS: list[dict[str, Any]] = [
     {"type": "win", "winner": 2, "tai": 1, "from": None},
 ]
 MODES = ["two-taps", "three-taps", "double-click"]
-
-
-def signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
 
 
 def open_page(browser: Any, mode: str) -> tuple[Any, Any, list[str]]:
@@ -98,17 +94,6 @@ def rows(server: Server, table: str) -> int:
         return int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
 
 
-def shows_the_reckoning(page: Any, hands: list[dict[str, Any]]) -> None:
-    """The page's standings equal an independent reckoning of ``hands``."""
-    want = reckon(hands)
-    totals = want[-2]["totals"] if hands else [0, 0, 0, 0]
-    standing = page.get_by_test_id("standing")
-    got = {int(standing.nth(i).get_attribute("data-player")):
-           standing.nth(i).get_by_test_id("standing-points").inner_text() for i in range(4)}
-    assert got == {p: signed(totals[p]) for p in range(4)}
-    assert page.get_by_test_id("hand-row").count() == len(hands)
-
-
 def fill_win(page: Any, h: dict[str, Any]) -> None:
     page.locator('#entry-type button[data-value="win"]').click()
     page.locator(f'#entry-winner button[data-value="{h["winner"]}"]').click()
@@ -133,7 +118,7 @@ def test_add_hand_tapped_twice_adds_one_hand(browser: Any, server: Server, mode:
     settled(page)
     held = entries(server, edit)
     assert held == [*HANDS[:2], new]
-    shows_the_reckoning(page, held)
+    shows(page, held)
     assert page.get_by_test_id("entry-error").is_hidden()
     assert errors == []
     ctx.close()
@@ -155,7 +140,7 @@ def test_save_changes_tapped_twice_changes_once(browser: Any, server: Server,
     assert server.get(f"/api/ledgers/{edit}")["revision"] == before + 1
     held = entries(server, edit)
     assert held == [changed, *HANDS[1:]]
-    shows_the_reckoning(page, held)
+    shows(page, held)
     assert errors == []
     ctx.close()
 
@@ -173,7 +158,7 @@ def test_delete_tapped_twice_deletes_that_hand_only_and_can_be_undone(
     settled(page)
     held = entries(server, edit)
     assert held == [HANDS[0], HANDS[2]]       # not the hand that moved up into its place
-    shows_the_reckoning(page, held)
+    shows(page, held)
     assert page.get_by_test_id("deleted-text").inner_text().startswith("Hand 2 deleted")
     # the struck-out row sits where hand 2 was: between hands 3 (now 2) and 1
     order = page.locator("#hands tr").evaluate_all(
@@ -184,7 +169,7 @@ def test_delete_tapped_twice_deletes_that_hand_only_and_can_be_undone(
     settled(page)
     held = entries(server, edit)
     assert held == HANDS
-    shows_the_reckoning(page, held)
+    shows(page, held)
     assert errors == []
     ctx.close()
 
@@ -275,7 +260,7 @@ def test_a_change_whose_answer_is_lost_is_sent_again_and_made_once(
     assert lost and lost[0]
     held = entries(server, edit)
     assert held == [HANDS[0], new]
-    shows_the_reckoning(page, held)
+    shows(page, held)
     assert page.get_by_test_id("entry-error").is_hidden()
     assert errors == []
     ctx.close()

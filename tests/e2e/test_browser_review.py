@@ -8,9 +8,7 @@ import re
 from typing import Any
 
 from sgmahjong.agents.review import SHOWN, review_hand
-from sgmahjong.game import Event, HandStarted
-from sgmahjong.rules.loading import rules_from_dict
-from sgmahjong.store.db import TableStore
+from sgmahjong.game import HandStarted
 from sgmahjong.tiles import Seat
 
 from .conftest import Server
@@ -54,16 +52,10 @@ def test_the_hand_end_shows_the_review_of_your_own_play(browser: Any, server: Se
 
     # the engine's account: the table's stored log, the first hand replayed and reviewed
     # for Ann's seat (the creator, player 0, is the first hand's banker: East)
-    store = TableStore(server.db)
-    try:
-        row = store.load_table(table_id)
-        assert row is not None
-        events = [Event.from_json(p) for p in store.load_events(table_id)]
-    finally:
-        store.close()
+    rules, events = server.stored(table_id)
     starts = [i for i, e in enumerate(events) if isinstance(e, HandStarted)]
     first = events[:starts[1]] if len(starts) > 1 else events
-    review = review_hand(first, Seat.EAST, rules_from_dict(row.rules))
+    review = review_hand(first, Seat.EAST, rules)
 
     assert shown["seat"] == int(Seat.EAST)
     assert shown["title"] == "What could you have done better?"

@@ -202,20 +202,12 @@ def _engine_hint_lines(server: Server, table_id: str) -> list[str]:
     """The hint sentences the engine gives Ann (player 0, East in the first hand) for the
     decision she has open, from the table's stored log."""
     from sgmahjong.agents.danger import discard_history
-    from sgmahjong.game import Event, Game
-    from sgmahjong.rules.loading import rules_from_dict
-    from sgmahjong.store.db import TableStore
+    from sgmahjong.game import Game
     from sgmahjong.tiles import Seat
     from sgmahjong.web.protocol import hints_json
 
-    store = TableStore(server.db)
-    try:
-        row = store.load_table(table_id)
-        assert row is not None
-        events = [Event.from_json(p) for p in store.load_events(table_id)]
-    finally:
-        store.close()
-    game = Game.replay(rules_from_dict(row.rules), events)
+    rules, events = server.stored(table_id)
+    game = Game.replay(rules, events)
     assert Seat.EAST in game.waiting_for()
     legal = game.legal_actions(Seat.EAST)
     data = hints_json(game.view(Seat.EAST), legal, discard_history(game.events))

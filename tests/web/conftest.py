@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import threading
 from collections.abc import Callable, Iterator
@@ -19,6 +20,15 @@ from sgmahjong.tiles import Seat
 from sgmahjong.web import WebConfig, create_app
 
 SEED = 20240607
+
+# The independent reckoning of a ledger that the browser tests use too (tests/e2e is a
+# package, tests/web not): reckon(hands) -> dealer, round wind, deltas, totals per hand.
+_spec = importlib.util.spec_from_file_location(
+    "ledger_model", Path(__file__).parents[1] / "e2e" / "ledger_model.py")
+assert _spec is not None and _spec.loader is not None
+_ledger_model = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_ledger_model)
+reckon = _ledger_model.reckon
 OPEN: list[Player] = []
 
 

@@ -5,28 +5,19 @@ that changes something; hands are addressed by id; a deleted hand can be restore
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import uuid
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from conftest import SEED, create_table
+from conftest import SEED, create_table, reckon
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from sgmahjong.store.db import TableStore
 from sgmahjong.store.requests import ABANDONED_SECONDS, Busy, Claim, Replay, RequestLog
 from sgmahjong.store.tables import ledgers, requests_done, seats
-
-_spec = importlib.util.spec_from_file_location(
-    "ledger_model", Path(__file__).parents[1] / "e2e" / "ledger_model.py")
-assert _spec is not None and _spec.loader is not None
-_model = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_model)
-reckon = _model.reckon
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 WIN = {"type": "win", "winner": 0, "tai": 3, "from": 1}

@@ -4,23 +4,15 @@ bad input, and a server restart. Figures are checked against an independent reck
 from __future__ import annotations
 
 import csv
-import importlib.util
 import io
 import json
 from pathlib import Path
 
 import pytest
+from conftest import reckon
 from fastapi.testclient import TestClient
 
 from sgmahjong.store.tables import ledgers
-
-# the independent reckoning the browser test uses too (tests/e2e is a package, tests/web not)
-_spec = importlib.util.spec_from_file_location(
-    "ledger_model", Path(__file__).parents[1] / "e2e" / "ledger_model.py")
-assert _spec is not None and _spec.loader is not None
-_model = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_model)
-reckon = _model.reckon
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 # each error status has its own code (docs/web.md, the scorekeeper)
