@@ -42,10 +42,14 @@ class LessonSession(Session):
 class LessonScreen(TableScreen):
     """The table with the coach: the hints panel holds the coach's step."""
 
-    # on a narrow terminal the coach under the board gets room for a whole step
+    # on a narrow terminal the coach under the board gets room for a whole step; once the
+    # hand is over the breakdown is all there is to read, so the coach takes the board's place
     CSS = TableScreen.CSS + """
-    #main.narrow #hints { max-height: 13; }
+    #main.narrow #hints-panel { max-height: 13; }
+    #main.narrow.coach-only #board { display: none; }
+    #main.narrow.coach-only #hints-panel { height: 1fr; max-height: 100%; }
     """
+    AUTO_HIDE_HINTS = False
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "next", "Go on"),
@@ -71,6 +75,11 @@ class LessonScreen(TableScreen):
     def end_hand(self) -> None:
         # no breakdown dialog and no stars: the coach's last step is the breakdown
         self.refresh_table()
+
+    def refresh_table(self) -> None:
+        if self.session.in_hand:
+            self.query_one("#main").set_class(self.session.game.ended, "coach-only")
+        super().refresh_table()
 
     def _hint(self, legal: list[Action]) -> Hint:
         step = self.step
