@@ -104,6 +104,10 @@ class LessonScreen(TableScreen):
         self.step_index += 1
         super().act(action)
 
+    def _not_possible(self, kind: str, legal: list[Action]) -> str:
+        # the coach's own words: what this step asks for
+        return f"[yellow]{escape(lesson.refusal(self.step))}[/]"
+
     def action_next(self) -> None:
         if self.step.expect is not None:
             self.message = f"[yellow]{escape(lesson.refusal(self.step))}[/]"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.markup import escape
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -36,7 +37,8 @@ from ..render.text import markup
 from ..tiles import Seat, Tile
 from .clock import Handle
 from .dialogs import HandOverScreen, HelpScreen, MatchOverScreen
-from .hints import Hint, bao_warnings, hint_for, win_lines
+from .hints import Hint, bao_warnings, claim_label, hint_for, tiles_markup, win_lines
+from .reasons import why_not
 from .widgets import WIND_NAMES, TileWidget, name_markup, seat_markup
 
 if TYPE_CHECKING:
@@ -531,11 +533,29 @@ class TableScreen(Screen[None]):
             extra = "  W to win!" if Win() in legal else ""
             return "[b]Your turn[/]: ←/→ choose a tile, Enter picks it, Enter again throws." + extra
         tile = view.window_tile
-        keys = [CLAIM_KEYS[k] + " " + k for k in ("win", "pong", "chow", "kong")
-                if any(self._matches(a, k) for a in legal)]
+        kinds = [k for k in ("win", "pong", "chow", "kong")
+                 if any(self._matches(a, k) for a in legal)]
+        keys = [CLAIM_KEYS[k] + " " + k for k in kinds]
         what = "" if tile is None else f" {name_markup(tile)}"  # Tile 0 is the 1 Characters
         return (f"{self._seat_name(view.turn)} threw{what}: " + ", ".join(keys)
-                + " or S skip.")
+                + " or S skip." + self._preference(kinds, legal))
+
+    def _preference(self, kinds: list[str], legal: list[Action]) -> str:
+        """With two claims on offer, which one to take. A win always (it scores the hand
+        now); between other claims the hints' choice, when the hints are shown."""
+        others = [k for k in kinds if k != "win"]
+        if "win" in kinds and others:
+            return (f"\n[b]W is the better claim[/]: a win scores now, a "
+                    f"{' or a '.join(others)} only brings you closer.")
+        claims = [a for a in legal if not isinstance(a, Pass)]
+        if len(claims) < 2 or not self._hints_on():
+            return ""
+        prefer = self._hint(legal).prefer
+        if prefer is None:
+            return ""
+        if isinstance(prefer, Pass):
+            return "\n[dim]Hint: none of these claims helps your hand; S skips.[/]"
+        return f"\n[dim]Hint: {escape(claim_label(prefer))} is the better claim.[/]"
 
     def _refresh_actions(self, legal: list[Action]) -> None:
         bar = self.query_one("#actions", Horizontal)
@@ -576,11 +596,7 @@ class TableScreen(Screen[None]):
     # ------------------------------------------------------------------ input
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if not self.is_current or not self.session.in_hand:
-            return True
-        if action == "claim" and parameters:
-            legal = self.session.human_legal()
-            return True if any(self._matches(a, str(parameters[0])) for a in legal) else None
+        # every key runs, possible or not: a claim that is not possible says why
         return True
 
     def action_move(self, step: int) -> None:
@@ -614,10 +630,12 @@ class TableScreen(Screen[None]):
         self._pick(message.index)
 
     def action_claim(self, kind: str) -> None:
+        if not self.session.in_hand:
+            return
         legal = self.session.human_legal()
         options = [a for a in legal if self._matches(a, kind)]
         if not options:
-            self.message = f"[dim]{kind.title()} is not possible now.[/]"
+            self.message = self._not_possible(kind, legal)
             self.refresh_table()
             return
         if len(options) == 1:
@@ -625,6 +643,11 @@ class TableScreen(Screen[None]):
             return
         self.choices = options
         self.refresh_table()
+
+    def _not_possible(self, kind: str, legal: list[Action]) -> str:
+        """What the message line says when a claim key has no move now."""
+        why = why_not(self.session.view(), kind, legal, self._seat_name)
+        return f"[yellow]{tiles_markup(why)}[/]"
 
     def action_choose(self, index: int) -> None:
         if index < len(self.choices):
