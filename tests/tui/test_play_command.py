@@ -45,3 +45,18 @@ def test_options_make_the_config() -> None:
 
 def test_default_opponents_are_hedgehog_fox_owl() -> None:
     assert config_from_args(parse()).opponents == ("hedgehog", "fox", "owl")
+
+
+def test_play_without_a_terminal_is_one_clear_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """stdin from /dev/null and stdout a pipe: one line on stderr, nothing drawn."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SGMAHJONG_DATA_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "sgmahjong", "play"], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.startswith("sgmahjong play: error: play needs a terminal")
+    assert done.stderr.count("\n") == 1 and "\x1b" not in done.stderr

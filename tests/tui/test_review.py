@@ -173,7 +173,7 @@ async def test_the_match_end_sums_up_the_review_of_every_hand(
     assert lines[0] == "Your play this match, against Owl"
     assert lines[1].startswith("  Over 2 hands you made 3 decisions")
     assert [x.strip() for x in lines[1:]] == match_summary(reviews)
-    assert f"sgmahjong replay {path} --review --seat 0" in saved.replace("\n", "")
+    assert f"sgmahjong replay --review --seat 0 \\\n  {path}" in saved
 
 
 async def test_a_review_that_fails_says_so_and_the_table_goes_on(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from ..errors import SgmahjongError
@@ -88,6 +89,11 @@ def config_from_args(args: argparse.Namespace) -> PlayConfig:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        # the table is drawn with the terminal's escape codes and played with its keys:
+        # into a pipe or from a file it would only write codes nobody can read
+        raise PlayOptionError("play needs a terminal: run it in a terminal window, with "
+                              "neither its input nor its output redirected")
     from ..tui.app import PlayApp
 
     PlayApp(config).run()

@@ -149,6 +149,33 @@ class PlayApp(App[None]):
         self.session = None
         self.switch_screen(SetupScreen(self.config))
 
+    def keep_game(self) -> Path | None:
+        """Save the game being played as it stands (None: nothing to keep, or a lesson);
+        a failure to write is said, never raised: the player is leaving."""
+        s = self.session
+        if s is None:
+            return None
+        try:
+            return s.keep_game()
+        except OSError as exc:
+            self.notify(f"The game could not be saved: {exc}", severity="error")
+            return None
+
+    def leave_game(self) -> None:
+        """Q twice at the table: the game is saved, this hand up to now with it, and the
+        setup screen says where."""
+        path = self.keep_game()
+        self.back_to_setup()
+        if path is not None:
+            # the file's name only: a whole path would be broken over the notice's lines
+            self.notify(f"{path.name}, in the records folder: sgmahjong replay shows it.",
+                        title="Game saved", timeout=8)
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q (or Q on the setup screen and the standings): the game so far is kept."""
+        self.keep_game()
+        await super().action_quit()
+
     # ------------------------------------------------------------------ the ladder
 
     def award_hand_stars(self, game: Game) -> list[str]:

@@ -158,6 +158,11 @@ class HandOverScreen(_Dialog):
 class MatchOverScreen(_Dialog):
     """The standings after the last hand, stars earned, where the record was saved."""
 
+    # the whole width of an 80-column terminal for the path of the record
+    DEFAULT_CSS = """
+    MatchOverScreen > VerticalScroll { max-width: 100%; padding: 0 1; }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "close", "Setup"), Binding("q", "app.quit", "Quit")]
 
@@ -174,12 +179,15 @@ class MatchOverScreen(_Dialog):
             lines.append(f"[b yellow]★ New star: {goal_text(goal)}![/]")
         if s.record_path is not None:
             lines.append("")
-            # the whole path, so the player can find it (and hand it to `sgmahjong replay`)
+            # the whole path, so the player can find it (and hand it to `sgmahjong replay`),
+            # on a line of its own: the command is cut at a space before it, with the
+            # shell's line continuation, so that no line breaks inside the path
+            path = shlex.quote(str(s.record_path))
             lines.append("[dim]The game is saved as[/]")
-            lines.append(escape(str(s.record_path)))
+            lines.append(escape(path))
             lines.append("[dim]Every decision of yours against Owl's, hand by hand:[/]")
-            lines.append(escape(f"sgmahjong replay {shlex.quote(str(s.record_path))} "
-                                f"--review --seat {s.HUMAN}"))
+            lines.append(f"sgmahjong replay --review --seat {s.HUMAN} \\")
+            lines.append(escape(f"  {path}"))
         with VerticalScroll() as box:
             box.border_subtitle = "Enter: back to the tables · Q: quit"
             yield Static(Text.from_markup("\n".join(lines)), id="standings")

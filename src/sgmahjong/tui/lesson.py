@@ -8,6 +8,7 @@ leaves the lesson, as it leaves a table.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from rich.markup import escape
@@ -38,6 +39,9 @@ class LessonSession(Session):
     def hands_label(self) -> str:
         return "Guided first hand"
 
+    def keep_game(self) -> Path | None:
+        return None   # a lesson, not the player's own game: nothing is saved
+
 
 class LessonScreen(TableScreen):
     """The table with the coach: the hints panel holds the coach's step."""
@@ -54,6 +58,8 @@ class LessonScreen(TableScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "next", "Go on"),
     ]
+    QUIT_PROMPT = ("[b]Leave the guided hand?[/] Press Q again (a lesson is not saved: "
+                   "L starts it again).")
 
     def __init__(self, session: LessonSession) -> None:
         super().__init__(session)

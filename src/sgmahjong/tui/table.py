@@ -708,9 +708,12 @@ class TableScreen(Screen[None]):
             self._claim_timer = self.play_app.clock.call_later(
                 s.config.claim_timer, lambda: self._claim_timeout(offer))
 
+    QUIT_PROMPT = ("[b]Leave the table?[/] Press Q again: the game is saved, this hand up "
+                   "to now with it.")
+
     def action_quit_game(self) -> None:
-        if self.message.startswith("[b]Leave"):
-            self.play_app.back_to_setup()
+        if self.message == self.QUIT_PROMPT:
+            self.play_app.leave_game()
             return
-        self.message = "[b]Leave the table?[/] Press Q again (the hands played so far are saved)."
+        self.message = self.QUIT_PROMPT
         self.refresh_table()
