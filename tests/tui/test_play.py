@@ -76,7 +76,7 @@ async def test_win_on_a_discard_and_the_breakdown(table_app: Callable[..., PlayA
         assert "on Hedgehog" not in text  # opponents are named by level
         assert "You won with 5 Circles, on Passive's discard." in text
         assert "Dragon Pong" in text and "Total: " in text and "the cap is 5" in text
-        assert "Passive pays You 4 points" in text
+        assert "Passive pays you 4 points" in text
         assert "This hand: You +" in text
         await pilot.press("enter")
         await pilot.pause()

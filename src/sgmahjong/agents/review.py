@@ -22,7 +22,7 @@ sentence each, and a deal-in names the tile and what made it dangerous.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -118,6 +118,7 @@ class DealIn:
     label: str | None
     reasons: tuple[str, ...]
     sentence: str
+    winner_name: str = ""       # as the review names the winner (the seat, or a name given)
 
 
 @dataclass(frozen=True)
@@ -250,7 +251,15 @@ _LABEL_WORDS = {"dangerous": "was dangerous", "some risk": "carried some risk",
                 "safe": "looked safe", None: "looked safe"}
 
 
-def _discard_facts(p: DecisionPoint, mine: Tile, owls: Tile, owl: Owl
+Namer = Callable[[Seat], str]
+"""How the review names another seat: its wind by default, or the player sitting there."""
+
+
+def _wind(seat: Seat) -> str:
+    return seat.name.title()
+
+
+def _discard_facts(p: DecisionPoint, mine: Tile, owls: Tile, owl: Owl, name: Namer = _wind
                    ) -> tuple[float, str, tuple[int, int], tuple[int, int], tuple[str, ...],
                               tuple[str | None, str | None]]:
     v = p.view
@@ -283,7 +292,7 @@ def _discard_facts(p: DecisionPoint, mine: Tile, owls: Tile, owl: Owl
         why.append(f"{mine_n} gave up {given_up_text(lost)}")
     order = {None: 0, "safe": 0, "some risk": 1, "dangerous": 2}
     if order[da.label] > order[db.label]:
-        who = "; ".join([*(f"{t.name}: {t.why}" for t in da.against),
+        who = "; ".join([*(f"{name(t.seat)}: {t.why}" for t in da.against),
                          f"{in_words(da.chance)} that someone would win on it"])
         why.append(f"{mine_n} {_LABEL_WORDS[da.label]} ({who})"
                    + (f" and {owls_n} was safe" if db.label == "safe" else ""))
@@ -332,12 +341,13 @@ def _claim_facts(p: DecisionPoint, mine: Action, owls: Action
     return vb - va, "; ".join(why), (sa, sb), tuple(lost)
 
 
-def _weigh(p: DecisionPoint, owl_choice: Action, turn: int, owl: Owl) -> Decision:
+def _weigh(p: DecisionPoint, owl_choice: Action, turn: int, owl: Owl,
+           name: Namer = _wind) -> Decision:
     v, mine = p.view, p.chosen
     when = f"On your {_ordinal(turn)} turn" if v.phase is Phase.TURN else (
         f"After your {_ordinal(turn)} turn" if turn else "Before your first turn")
     if v.window_tile is not None and v.phase is not Phase.TURN:
-        when += f", on {v.turn.name.title()}'s {tile_name(v.window_tile)}"
+        when += f", on {name(v.turn)}'s {tile_name(v.window_tile)}"
     comma = "," if v.window_tile is not None and v.phase is not Phase.TURN else ""
     head = (f"{when}{comma} you {_action_text(mine, v, True)}; Owl would have "
             f"{_action_text(owl_choice, v, False)}")
@@ -351,7 +361,7 @@ def _weigh(p: DecisionPoint, owl_choice: Action, turn: int, owl: Owl) -> Decisio
     elif isinstance(mine, Discard) and isinstance(owl_choice, Discard):
         kind = "discard"
         cost, why, shanten, useful, given, danger = _discard_facts(p, mine.tile,
-                                                                    owl_choice.tile, owl)
+                                                                    owl_choice.tile, owl, name)
     elif v.phase is Phase.TURN:
         kind, cost, why = "kong", 0.0, "a kong on your turn is a matter of taste here"
         if isinstance(owl_choice, Kong):
@@ -438,17 +448,18 @@ class _Owl(Owl):
         return out
 
 
-def _deal_in(won: Won, i: int, last: DecisionPoint | None, counts_tai: bool) -> DealIn:
+def _deal_in(won: Won, i: int, last: DecisionPoint | None, counts_tai: bool,
+             name: Namer = _wind) -> DealIn:
     """The deal-in ``won`` at event ``i``, read from the view before the discard."""
     tile = won.tile
-    winner = won.seat.name.title()
+    winner = name(won.seat)
     worth = f" ({count(won.tai, 'tai')})" if counts_tai else ""
     head = f"You dealt in {tile_name(tile)} to {winner}{worth}"
     if "robbing-kong" in won.context:
         return DealIn(i, tile, won.seat, won.tai, None, (),
-                      f"{winner} robbed your kong of {tile_name(tile)}{worth}.")
+                      f"{winner} robbed your kong of {tile_name(tile)}{worth}.", winner)
     if last is None:
-        return DealIn(i, tile, won.seat, won.tai, None, (), head + ".")
+        return DealIn(i, tile, won.seat, won.tai, None, (), head + ".", winner)
     threats = read_threats(last.view, last.history)
     d = discard_danger(last.view, tile, threats)
     th = next((t for t in threats if t.seat == won.seat), None)
@@ -465,14 +476,18 @@ def _deal_in(won: Won, i: int, last: DecisionPoint | None, counts_tai: bool) -> 
                f"{tile_name(tile)} as dangerous")
     else:
         why = "nothing face up marked it as dangerous"
-    return DealIn(i, tile, won.seat, won.tai, d.label, reasons, f"{head}: {why}.")
+    return DealIn(i, tile, won.seat, won.tai, d.label, reasons, f"{head}: {why}.", winner)
 
 
 def review_hand(record_or_events: Record | Sequence[Event], seat: Seat | int,
-                rules: str | Ruleset | None = None) -> Review:
+                rules: str | Ruleset | None = None, *,
+                names: Sequence[str] | None = None) -> Review:
     """Review ``seat``'s play in one hand: the hand's events (from its hand-started), or a
     :class:`~sgmahjong.record.Record` holding one hand (its first hand is reviewed; use
-    :func:`review_record` for a whole match). ``rules`` defaults to the record's."""
+    :func:`review_record` for a whole match). ``rules`` defaults to the record's.
+    ``names``, by seat, are the players' names for the other seats as the front end
+    shows them ("on Fox's 5 Bamboo", "You dealt in ... to Owl"); without them a seat is
+    named by its wind."""
     if isinstance(record_or_events, Sequence):
         events = list(record_or_events)
     else:
@@ -481,6 +496,7 @@ def review_hand(record_or_events: Record | Sequence[Event], seat: Seat | int,
         rules = record_or_events.rules if rules is None else rules
     rs = load_rules(rules)
     me = Seat(seat)
+    name: Namer = _wind if names is None else (lambda s: names[s])
     owl = _Owl(0)
     items: list[Decision] = []
     turn = 0
@@ -495,13 +511,13 @@ def review_hand(record_or_events: Record | Sequence[Event], seat: Seat | int,
         choice = owl.act(p.view, list(p.legal))
         if choice == p.chosen:
             continue
-        items.append(_weigh(p, choice, turn, owl))
+        items.append(_weigh(p, choice, turn, owl, name))
     items.sort(key=lambda d: (-d.cost, d.index))
     deal_ins = []
     for i, e in enumerate(events):
         if isinstance(e, Won) and e.discarder == me:
             prior = next((p for p in reversed(discards) if p.index < i), None)
-            deal_ins.append(_deal_in(e, i, prior, rs.scoring.counts_tai))
+            deal_ins.append(_deal_in(e, i, prior, rs.scoring.counts_tai, name))
     costly = [d for d in items if d.costly][:SHOWN]
     lines = [d.sentence for d in costly]
     lines.extend(d.sentence for d in deal_ins)
@@ -550,7 +566,8 @@ def match_summary(reviews: Sequence[tuple[int, Review]]) -> list[str]:
     if not dealt:
         out.append("You dealt in no winning tile.")
     else:
-        tiles = ", ".join(f"{tile_name(d.tile)} to {d.winner.name.title()} in hand {n + 1}"
+        tiles = ", ".join(f"{tile_name(d.tile)} to {d.winner_name or _wind(d.winner)} in hand "
+                          f"{n + 1}"
                           for n, d in dealt)
         times = "once" if len(dealt) == 1 else f"{len(dealt)} times"
         out.append(f"You dealt in {times}: {tiles}.")

@@ -181,12 +181,14 @@ class Session:
         """The human's action (checked by the engine)."""
         return self.game.submit(self.human_seat, action)
 
-    def review_hand(self, events: Sequence[Event], seat: Seat) -> Review:
-        """The review of the human, sitting at ``seat``, in the hand ``events`` (slow
-        enough to belong in a worker thread; reads nothing that changes)."""
+    def review_hand(self, events: Sequence[Event], seat: Seat,
+                    names: Sequence[str] | None = None) -> Review:
+        """The review of the human, sitting at ``seat``, in the hand ``events``; ``names``
+        by seat, the players as the table names them (slow enough to belong in a worker
+        thread; reads nothing that changes)."""
         from ..agents.review import review_hand
 
-        return review_hand(events, seat, self.rules)
+        return review_hand(events, seat, self.rules, names=names)
 
     def finish_hand(self) -> HandRecord:
         """Close the ended hand, move the match on and save the record."""

@@ -290,14 +290,18 @@ class TableScreen(Screen[None]):
         game = s.game
         seat = s.human_seat
         stars = self.play_app.award_hand_stars(game)
+        # the players by seat in this hand, read before the deal may pass: the review
+        # names them as the breakdown does ("Owl won"), not by their winds
+        names = [self._seat_name(Seat(i)) for i in range(4)]
         record = s.finish_hand()
-        self._start_review(len(s.hands) - 1, list(game.events), seat)
+        self._start_review(len(s.hands) - 1, list(game.events), seat, names)
         self.app.push_screen(HandOverScreen(s, game, stars, record.banker), self._after_hand)
 
-    def _start_review(self, hand: int, events: list[Event], seat: Seat) -> None:
+    def _start_review(self, hand: int, events: list[Event], seat: Seat,
+                      names: list[str]) -> None:
         """Review the player's hand in a worker thread: the dialogs show it when it is in,
         and the table never waits for it."""
-        self.run_worker(partial(self.session.review_hand, events, seat),
+        self.run_worker(partial(self.session.review_hand, events, seat, names),
                         name=f"{REVIEW_WORKER}{hand}", group=REVIEW_WORKER, thread=True,
                         exit_on_error=False)
 
