@@ -17,6 +17,7 @@ from ..errors import SgmahjongError
 from ..game import Action, Event, Game, HandRecord, Match, PlayerView
 from ..game.match import round_wind
 from ..game.prng import derive_seed
+from ..inputs import did_you_mean
 from ..rules.loading import load_rules
 from ..rules.model import Ruleset
 from ..store.progress import data_dir
@@ -50,8 +51,8 @@ def make_opponent(name: str, seed: int) -> AgentFn:
     try:
         return make_agent(name, seed).act
     except UnknownAgent:
-        raise SetupError(f"unknown opponent {name!r}; choose from "
-                         f"{', '.join(opponent_names())}") from None
+        raise SetupError(f"unknown opponent {name!r}{did_you_mean(name, opponent_names())}; "
+                         f"choose from {', '.join(opponent_names())}") from None
 
 
 def quick_rules(rules: Ruleset) -> Ruleset:
