@@ -41,3 +41,22 @@ def test_a_wide_terminal_gets_wide_paragraphs(monkeypatch: pytest.MonkeyPatch,
     out = _help(["shanten"], capsys)
     assert "Print how many tile changes a hand is from ready (shanten), and with --detail the" \
         in out
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_an_unknown_option_points_to_its_command_s_help(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--no-such-option"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"sgmahjong {command}: error: ")
+    assert err.endswith(f"; see 'sgmahjong {command} --help'\n") and err.count("\n") == 1
+
+
+def test_an_unknown_option_before_the_command_is_the_top_parser_s(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--no-such-option", "play"])
+    assert capsys.readouterr().err == ("sgmahjong: error: unrecognized arguments: "
+                                       "--no-such-option; see 'sgmahjong --help'\n")

@@ -21,6 +21,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse with its errors on one line, as every other error of the command line:
     the usage block is left to --help, where it is asked for."""
 
+    commands: dict[str, argparse.ArgumentParser]
+    """The subcommands' parsers, by name (on the top parser)."""
+
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}; see '{self.prog} --help'\n")
 
@@ -47,12 +50,29 @@ def build_parser() -> argparse.ArgumentParser:
     for name in COMMANDS:
         module = importlib.import_module(f"sgmahjong.commands.{name}")
         module.register(sub)
+    parser.commands = dict(sub.choices)
     return parser
+
+
+def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """The arguments, or exit 2 with one line. Words a command does not know are reported
+    by that command, with its own help ("sgmahjong play: error: unrecognized arguments:
+    --bogus; see 'sgmahjong play --help'"): argparse would hand them to the top parser,
+    whose hint names the wrong help."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    args, extra = parser.parse_known_args(words)
+    if extra:
+        command = getattr(parser, "commands", {}).get(args.command or "")
+        after = words.index(args.command) if args.command in words else len(words)
+        if command is not None and all(x in words[after + 1:] for x in extra):
+            command.error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse(parser, argv)
     if args.command is None:
         parser.print_help()
         return 2

@@ -245,9 +245,12 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     ' (did you mean standard?)'
     >>> did_you_mean("zzz", ["standard", "limit"])
     ''
+    >>> did_you_mean("LIMIT", ["standard", "limit"])   # the case is no spelling mistake
+    ' (did you mean limit?)'
     """
-    close = difflib.get_close_matches(word[:100], list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]}?)" if close else ""
+    by_lower = {c.lower(): c for c in choices}
+    close = difflib.get_close_matches(word[:100].lower(), list(by_lower), n=1, cutoff=0.6)
+    return f" (did you mean {by_lower[close[0]]}?)" if close else ""
 
 
 __all__ = ["MAX_BATCH_LINE_BYTES", "MAX_DEPTH", "MAX_INT_DIGITS", "MAX_LEDGER_BYTES",

@@ -78,8 +78,16 @@ def test_each_claim_gets_a_line_with_take_or_skip() -> None:
     assert [x.split(" → ")[0] for x in claim_lines] == [
         f"  C Chow {c.tile.number}-{c.tile.number + 1}-{c.tile.number + 2} Bamboo"
         for c in chows]
-    for line, c in zip(claim_lines, engine.claim_hints(view, legal), strict=True):
-        assert ("→ take:" if c.take else "→ skip:") in line
+    claims = engine.claim_hints(view, legal)
+    for line, c in zip(claim_lines, claims, strict=True):
+        assert ("→ take" if c.take else "→ skip:") in line
+    # of two claims worth taking, one is named the better: the player is not left to guess
+    if sum(c.take for c in claims) > 1:
+        best = [x for x in claim_lines if "→ take: the best claim here:" in x]
+        assert len(best) == 1
+        name = best[0].split(" → ")[0].strip()
+        others = [x for x in claim_lines if "→ take, but" in x]
+        assert others and all(f"but {name} is better" in x for x in others)
     assert "S skips." in text
 
 
@@ -101,11 +109,13 @@ def test_render_lays_out_every_part() -> None:
     text = plain(got.lines)
     assert got.suggest is None
     assert text.startswith("You can win now on 5 Circles (2 tai): press W!")
-    assert "P Pong" in text and "→ skip: it does not bring you closer" in text
+    # with a win on offer the pong is not weighed against the hand: the win comes first
+    assert "P Pong → win instead (W): a win scores the hand now." in text
     assert "No tai yet: keep the Red Dragon pair." in text
     assert "Bao: Careful with Red Dragon: South shows two dragon sets" in text
     # with no win on offer, the waits show, and that none of them has the tai to win
     text = plain(panel.render(hint, view, [Pong(), Pass()]).lines)
+    assert "P Pong → skip: it does not bring you closer" in text
     assert "Waiting on 2 kinds, 2 unseen:" in text
     assert "Too few tai: a win here would not reach the 1 tai you need." in text
 

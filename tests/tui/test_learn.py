@@ -218,9 +218,9 @@ async def test_the_lesson_on_a_small_terminal_and_the_way_out(clock: ManualClock
         await pilot.pause()
         assert isinstance(app.screen, LessonScreen)
         # the coach stays in sight under the board, its whole first step with it
-        coach = app.screen.query_one("#hints", Static)
+        coach = app.screen.query_one("#hints-panel")
         assert not coach.has_class("hidden") and coach.region.height > 0
-        assert "Q twice leaves the lesson." in str(coach.render())
+        assert "Q twice leaves the lesson." in text_of(app, "#hints")
         assert coach.region.height > 8   # the table's own narrow panel stops at 8 rows
         await pilot.press("q", "q")
         await pilot.pause()

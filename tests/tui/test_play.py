@@ -76,7 +76,7 @@ async def test_win_on_a_discard_and_the_breakdown(table_app: Callable[..., PlayA
         assert "on Hedgehog" not in text  # opponents are named by level
         assert "You won with 5 Circles, on Passive's discard." in text
         assert "Dragon Pong" in text and "Total: " in text and "the cap is 5" in text
-        assert "Passive pays You 4 points" in text
+        assert "Passive pays you 4 points" in text
         assert "This hand: You +" in text
         await pilot.press("enter")
         await pilot.pause()
@@ -274,7 +274,7 @@ async def test_arrows_move_and_hints_toggle(table_app: Callable[..., PlayApp]) -
         await pilot.press("left", "left")
         assert screen.cursor == 11
         assert "Throw" in text_of(app, "#hints")
-        hints = screen.query_one("#hints")
+        hints = screen.query_one("#hints-panel")
         await pilot.press("h")
         assert not hints.display or hints.has_class("hidden")
         await pilot.press("h")
@@ -335,7 +335,7 @@ async def test_a_narrow_terminal_shows_the_whole_hand_with_the_hints_open(
         assert _visible_tiles(app) == 14          # East's 14 tiles, hints hidden at first
         await pilot.press("h")
         await pilot.pause()
-        assert not app.screen.query_one("#hints").has_class("hidden")
+        assert not app.screen.query_one("#hints-panel").has_class("hidden")
         assert "Throw" in text_of(app, "#hints")
         assert _visible_tiles(app) == 14
 

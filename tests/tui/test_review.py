@@ -94,10 +94,10 @@ async def test_the_review_is_worked_out_while_the_dialog_is_up(
     seen: list[tuple[Seat, int]] = []
     real = Session.review_hand
 
-    def slow(self: Session, events, seat):  # type: ignore[no-untyped-def]
+    def slow(self: Session, events, seat, names=None):  # type: ignore[no-untyped-def]
         seen.append((seat, len(events)))
         assert release.wait(30)
-        return real(self, events, seat)
+        return real(self, events, seat, names)
 
     monkeypatch.setattr(Session, "review_hand", slow)
     app = table_app(READY)
@@ -119,7 +119,8 @@ async def test_the_review_is_worked_out_while_the_dialog_is_up(
         text = text_of(app, "#review")
     assert seen == [(Seat.EAST, len(game.events))]
     # the review of East (the player) in the hand just played, in place of the line
-    expected = review_hand(game.events, Seat.EAST, game.rules)
+    expected = review_hand(game.events, Seat.EAST, game.rules,
+                           names=["You", "Passive", "Passive 2", "Passive 3"])
     assert expected.decisions == 2        # a throw, then the self-drawn win
     assert text == plain("\n".join(review_text.review_lines(expected)))
 
@@ -173,12 +174,12 @@ async def test_the_match_end_sums_up_the_review_of_every_hand(
     assert lines[0] == "Your play this match, against Owl"
     assert lines[1].startswith("  Over 2 hands you made 3 decisions")
     assert [x.strip() for x in lines[1:]] == match_summary(reviews)
-    assert f"sgmahjong replay {path} --review --seat 0" in saved.replace("\n", "")
+    assert f"sgmahjong replay --review --seat 0 \\\n  {path}" in saved
 
 
 async def test_a_review_that_fails_says_so_and_the_table_goes_on(
         table_app: Callable[..., PlayApp], monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(self: Session, events, seat):  # type: ignore[no-untyped-def]
+    def broken(self: Session, events, seat, names=None):  # type: ignore[no-untyped-def]
         raise ValueError("no [luck]")
 
     monkeypatch.setattr(Session, "review_hand", broken)

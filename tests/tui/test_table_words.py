@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 from textual.widgets import Static
 
-from sgmahjong.game import Discard, Pong, Settled, Win, Won
+from sgmahjong.game import Discard, InstantPayout, Pong, Settled, Win, Won
 from sgmahjong.tiles import Seat, Tile
 from sgmahjong.tui.app import PlayApp
 from sgmahjong.tui.dialogs import HandOverScreen, MatchOverScreen
@@ -209,3 +209,92 @@ async def test_one_point_is_said_in_the_singular(table_app: Callable[..., PlayAp
         assert "You score 1 point (" in text
         assert "1 points" not in text and "Nobody" not in text
 
+
+
+# ------------------------------------------------------------------ places, names, whose
+
+def own_flower_and_season_then_a_win() -> list[Tile]:
+    """East is dealt its own flower (Plum) and season (Spring); the two replacements, from
+    the back of the wall, are the 5 Circles that complete 1-9 Characters, a Red Dragon
+    pong and a 5 Circles pair."""
+    wall = build_wall(east="123m456m789m777z1f", draws="1g")
+    fives = [k for k, t in enumerate(wall) if t == Tile.P5 and k > 60]
+    for k, end in zip(fives[:2], (len(wall) - 1, len(wall) - 2), strict=True):
+        wall[k], wall[end] = wall[end], wall[k]
+    return wall
+
+
+def test_equal_points_share_a_place() -> None:
+    from sgmahjong.tui.summary import standings_lines
+
+    lines = [x.split() for x in standings_lines(["You", "Fox", "Owl", "Hen"], [2, 2, 0, -4])]
+    assert lines == [["1st", "You", "+2"], ["1st", "Fox", "+2"], ["3rd", "Owl", "+0"],
+                     ["4th", "Hen", "-4"]]
+
+
+async def test_the_final_standings_give_a_tie_one_place(
+        table_app: Callable[..., PlayApp]) -> None:
+    app = table_app(READY, walls=FOUR_WINS)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for _ in range(4):
+            for _ in range(20):
+                if isinstance(app.screen, HandOverScreen):
+                    break
+                legal = app.session.human_legal()
+                if Win() in legal:
+                    await pilot.press("w")
+                elif any(isinstance(a, Discard) for a in legal):
+                    await throw_drawn(pilot)
+                else:
+                    await pilot.press("s")
+                await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+        assert isinstance(app.screen, MatchOverScreen)
+        scores = app.session.scores
+        names = app.session.names
+        # a place is one more than the number of players with more points
+        places = {n: 1 + sum(1 for q in scores if q > sc)
+                  for n, sc in zip(names, scores, strict=True)}
+        assert sorted(places.values()) != [1, 2, 3, 4]       # this match has a tie
+        shown = {}
+        for row in text_of(app, "#standings").splitlines():
+            m = re.match(r"\s+(\d)(?:st|nd|rd|th)\s+(.+?)\s+([+-]\d+)$", row)
+            if m:
+                shown[m.group(2)] = int(m.group(1))
+        assert shown == places
+
+
+async def test_the_review_names_players_as_the_breakdown_does(
+        table_app: Callable[..., PlayApp]) -> None:
+    """South (Eager) wins on your 5 Circles: the breakdown says "Eager won"; the review's
+    deal-in names Eager too, not the seat's wind."""
+    app = table_app(SOUTH_WINS_ON_EASTS_5P, opponents=("eager", "passive", "passive"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await throw_drawn(pilot)
+        assert isinstance(app.screen, HandOverScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Eager won with 5 Circles" in text_of(app, "#breakdown")
+        review = text_of(app, "#review").replace("\n", " ")
+        assert "You dealt in 5 Circles to Eager" in review
+        assert "South" not in review
+
+
+async def test_your_own_flower_and_season_are_called_yours(
+        table_app: Callable[..., PlayApp]) -> None:
+    app = table_app(own_flower_and_season_then_a_win())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        payouts = [e for e in app.session.game.events if isinstance(e, InstantPayout)]
+        # standard: own flower and season, both exposed in the deal, 4 from each player
+        assert [(p.seat, p.reason, p.amount) for p in payouts] == [
+            (Seat.EAST, "own-flower-season", 4)]
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, HandOverScreen)
+        text = text_of(app, "#breakdown")
+        assert "You collect 4 points from each player for your own flower and season." in text
+        assert "their own" not in text

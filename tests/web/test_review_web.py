@@ -48,8 +48,10 @@ def test_each_player_gets_the_review_of_their_own_play_and_nobody_elses(
         assert len(ends) == len(hands)
         for end, hand in zip(ends, hands, strict=True):
             seat = hand.match.seat_of(player)
-            # the review of this player's seat in this hand, from the engine's record
-            expected = review_hand(hand.game.events, seat, record.rules)
+            # the review of this player's seat in this hand, from the engine's record, the
+            # others named as the table names them (Seat order: the seat each holds)
+            names = [record.players[hand.match.player_at(s)] for s in Seat]
+            expected = review_hand(hand.game.events, seat, record.rules, names=names)
             got = end["review"]
             assert got == review_json(expected)
             assert got["seat"] == int(seat) and got["decisions"] == expected.decisions

@@ -22,7 +22,7 @@ sentence each, and a deal-in names the tile and what made it dangerous.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -118,6 +118,7 @@ class DealIn:
     label: str | None
     reasons: tuple[str, ...]
     sentence: str
+    winner_name: str = ""       # as the review names the winner (the seat, or a name given)
 
 
 @dataclass(frozen=True)
@@ -254,7 +255,15 @@ _LABEL_WORDS = {"dangerous": "was dangerous", "some risk": "carried some risk",
                 "safe": "looked safe", None: "looked safe"}
 
 
-def _discard_facts(p: DecisionPoint, mine: Tile, owls: Tile, owl: Owl
+Namer = Callable[[Seat], str]
+"""How the review names another seat: its wind by default, or the player sitting there."""
+
+
+def _wind(seat: Seat) -> str:
+    return seat.name.title()
+
+
+def _discard_facts(p: DecisionPoint, mine: Tile, owls: Tile, owl: Owl, name: Namer = _wind
                    ) -> tuple[float, str, tuple[int, int], tuple[int, int], tuple[str, ...],
                               tuple[str | None, str | None]]:
     v = p.view
@@ -287,7 +296,7 @@ def _discard_facts(p: DecisionPoint, mine: Tile, owls: Tile, owl: Owl
         why.append(f"{mine_n} gave up {given_up_text(lost)}")
     order = {None: 0, "safe": 0, "some risk": 1, "dangerous": 2}
     if order[da.label] > order[db.label]:
-        who = "; ".join([*(f"{t.name}: {t.why}" for t in da.against),
+        who = "; ".join([*(f"{name(t.seat)}: {t.why}" for t in da.against),
                          f"{in_words(da.chance)} that someone would win on it"])
         why.append(f"{mine_n} {_LABEL_WORDS[da.label]} ({who})"
                    + (f" and {owls_n} was safe" if db.label == "safe" else ""))
@@ -336,12 +345,13 @@ def _claim_facts(p: DecisionPoint, mine: Action, owls: Action
     return vb - va, "; ".join(why), (sa, sb), tuple(lost)
 
 
-def _weigh(p: DecisionPoint, owl_choice: Action, turn: int, owl: Owl) -> Decision:
+def _weigh(p: DecisionPoint, owl_choice: Action, turn: int, owl: Owl,
+           name: Namer = _wind) -> Decision:
     v, mine = p.view, p.chosen
     when = f"On your {_ordinal(turn)} turn" if v.phase is Phase.TURN else (
         f"After your {_ordinal(turn)} turn" if turn else "Before your first turn")
     if v.window_tile is not None and v.phase is not Phase.TURN:
-        when += f", on {v.turn.name.title()}'s {tile_name(v.window_tile)}"
+        when += f", on {name(v.turn)}'s {tile_name(v.window_tile)}"
     comma = "," if v.window_tile is not None and v.phase is not Phase.TURN else ""
     head = (f"{when}{comma} you {_action_text(mine, v, True)}; Owl would have "
             f"{_action_text(owl_choice, v, False)}")
@@ -355,7 +365,7 @@ def _weigh(p: DecisionPoint, owl_choice: Action, turn: int, owl: Owl) -> Decisio
     elif isinstance(mine, Discard) and isinstance(owl_choice, Discard):
         kind = "discard"
         cost, why, shanten, useful, given, danger = _discard_facts(p, mine.tile,
-                                                                    owl_choice.tile, owl)
+                                                                    owl_choice.tile, owl, name)
     elif v.phase is Phase.TURN:
         kind, cost, why = "kong", 0.0, "a kong on your turn is a matter of taste here"
         if isinstance(owl_choice, Kong):
@@ -442,17 +452,18 @@ class _Owl(Owl):
         return out
 
 
-def _deal_in(won: Won, i: int, last: DecisionPoint | None, counts_tai: bool) -> DealIn:
+def _deal_in(won: Won, i: int, last: DecisionPoint | None, counts_tai: bool,
+             name: Namer = _wind) -> DealIn:
     """The deal-in ``won`` at event ``i``, read from the view before the discard."""
     tile = won.tile
-    winner = won.seat.name.title()
+    winner = name(won.seat)
     worth = f" ({count(won.tai, 'tai')})" if counts_tai else ""
     head = f"You dealt in {tile_name(tile)} to {winner}{worth}"
     if "robbing-kong" in won.context:
         return DealIn(i, tile, won.seat, won.tai, None, (),
-                      f"{winner} robbed your kong of {tile_name(tile)}{worth}.")
+                      f"{winner} robbed your kong of {tile_name(tile)}{worth}.", winner)
     if last is None:
-        return DealIn(i, tile, won.seat, won.tai, None, (), head + ".")
+        return DealIn(i, tile, won.seat, won.tai, None, (), head + ".", winner)
     threats = read_threats(last.view, last.history)
     d = discard_danger(last.view, tile, threats)
     th = next((t for t in threats if t.seat == won.seat), None)
@@ -469,7 +480,7 @@ def _deal_in(won: Won, i: int, last: DecisionPoint | None, counts_tai: bool) -> 
                f"{tile_name(tile)} as dangerous")
     else:
         why = "nothing face up marked it as dangerous"
-    return DealIn(i, tile, won.seat, won.tai, d.label, reasons, f"{head}: {why}.")
+    return DealIn(i, tile, won.seat, won.tai, d.label, reasons, f"{head}: {why}.", winner)
 
 
 def standin_indices(notes: Mapping[int, Mapping[str, Any]] | None,
@@ -500,12 +511,16 @@ def _standin_line(n: int, dealt: Sequence[Tile]) -> str:
 
 def review_hand(record_or_events: Record | Sequence[Event], seat: Seat | int,
                 rules: str | Ruleset | None = None,
-                notes: Mapping[int, Mapping[str, Any]] | None = None) -> Review:
+                notes: Mapping[int, Mapping[str, Any]] | None = None, *,
+                names: Sequence[str] | None = None) -> Review:
     """Review ``seat``'s play in one hand: the hand's events (from its hand-started), or a
     :class:`~sgmahjong.record.Record` holding one hand (its first hand is reviewed; use
     :func:`review_record` for a whole match). ``rules`` defaults to the record's.
     ``notes`` (the event lines' ``meta`` by index in the hand; a record's own by default)
-    marks the decisions a stand-in made for the seat: they are not reviewed."""
+    marks the decisions a stand-in made for the seat: they are not reviewed.
+    ``names``, by seat, are the players' names for the other seats as the front end
+    shows them ("on Fox's 5 Bamboo", "You dealt in ... to Owl"); without them a seat is
+    named by its wind."""
     if isinstance(record_or_events, Sequence):
         events = list(record_or_events)
     else:
@@ -517,6 +532,7 @@ def review_hand(record_or_events: Record | Sequence[Event], seat: Seat | int,
     rs = load_rules(rules)
     me = Seat(seat)
     stood = standin_indices(notes, me)
+    name: Namer = _wind if names is None else (lambda s: names[s])
     owl = _Owl(0)
     items: list[Decision] = []
     turn = 0
@@ -535,7 +551,7 @@ def review_hand(record_or_events: Record | Sequence[Event], seat: Seat | int,
         choice = owl.act(p.view, list(p.legal))
         if choice == p.chosen:
             continue
-        items.append(_weigh(p, choice, turn, owl))
+        items.append(_weigh(p, choice, turn, owl, name))
     items.sort(key=lambda d: (-d.cost, d.index))
     deal_ins = []
     standin_dealt: list[Tile] = []
@@ -547,7 +563,7 @@ def review_hand(record_or_events: Record | Sequence[Event], seat: Seat | int,
                 standin_dealt.append(e.tile)
                 continue
             prior = next((p for p in reversed(discards) if p.index < i), None)
-            deal_ins.append(_deal_in(e, i, prior, rs.scoring.counts_tai))
+            deal_ins.append(_deal_in(e, i, prior, rs.scoring.counts_tai, name))
     costly = [d for d in items if d.costly][:SHOWN]
     lines = [d.sentence for d in costly]
     lines.extend(d.sentence for d in deal_ins)
@@ -566,7 +582,8 @@ def review_hand(record_or_events: Record | Sequence[Event], seat: Seat | int,
 
 def review_record(record: Record, player: int) -> list[tuple[int, Seat, Review]]:
     """Review ``player`` (0-3, as in the record's players; the seat moves with the banker)
-    in every hand of a match record: ``(hand number, seat held, review)`` per hand."""
+    in every hand of a match record: ``(hand number, seat held, review)`` per hand. The
+    other players are named as the record names them."""
     from ..record import replay_record
 
     out = []
@@ -574,7 +591,9 @@ def review_record(record: Record, player: int) -> list[tuple[int, Seat, Review]]
         seat = hand.match.seat_of(player)
         events = hand.game.events
         notes = record.hand_notes(hand.first, len(events))
-        out.append((hand.number, seat, review_hand(events, seat, record.rules, notes)))
+        names = [record.players[hand.match.player_at(s)] for s in Seat]
+        out.append((hand.number, seat, review_hand(events, seat, record.rules, notes,
+                                                   names=names)))
     return out
 
 
@@ -603,7 +622,8 @@ def match_summary(reviews: Sequence[tuple[int, Review]]) -> list[str]:
     if not dealt:
         out.append("You dealt in no winning tile.")
     else:
-        tiles = ", ".join(f"{tile_name(d.tile)} to {d.winner.name.title()} in hand {n + 1}"
+        tiles = ", ".join(f"{tile_name(d.tile)} to {d.winner_name or _wind(d.winner)} in hand "
+                          f"{n + 1}"
                           for n, d in dealt)
         times = "once" if len(dealt) == 1 else f"{len(dealt)} times"
         out.append(f"You dealt in {times}: {tiles}.")

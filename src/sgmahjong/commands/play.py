@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from ..errors import SgmahjongError
@@ -57,21 +58,34 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run)
 
 
+HELP_HINT = "; see 'sgmahjong play --help'"
+"""The end of every option error of ``play``, as argparse's own errors end."""
+
+
 def config_from_args(args: argparse.Namespace) -> PlayConfig:
-    """The table's PlayConfig from the options; a bad option raises PlayOptionError."""
+    """The table's PlayConfig from the options; a bad option raises PlayOptionError (one
+    line, ending with where the options are explained)."""
+    try:
+        return _config(args)
+    except SgmahjongError as exc:
+        raise PlayOptionError(f"{exc}{HELP_HINT}") from None
+
+
+def _config(args: argparse.Namespace) -> PlayConfig:
     from ..rules.loading import load_rules
-    from ..tui.session import DEFAULT_OPPONENTS, PlayConfig, make_opponent
+    from ..tui.session import DEFAULT_OPPONENTS, PlayConfig, make_opponent, opponent_names
 
     load_rules(args.rules)  # a bad preset or rule file: its own clear error
     if args.opponents is None:
         opponents = DEFAULT_OPPONENTS
     else:
         names = [n.strip().lower() for n in args.opponents.split(",") if n.strip()]
-        if len(names) != 3:
-            raise PlayOptionError(f"--opponents needs three names separated by commas, "
-                                  f"got {args.opponents!r}")
         for n in names:
             make_opponent(n, 0)  # unknown names: one clear error listing the known ones
+        if len(names) != 3:
+            raise PlayOptionError(f"--opponents needs three names separated by commas, "
+                                  f"got {args.opponents!r}; choose from "
+                                  f"{', '.join(opponent_names())}")
         opponents = (names[0], names[1], names[2])
     if args.seed is not None and args.seed < 0:
         raise PlayOptionError("--seed must be 0 or more")
@@ -88,6 +102,11 @@ def config_from_args(args: argparse.Namespace) -> PlayConfig:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        # the table is drawn with the terminal's escape codes and played with its keys:
+        # into a pipe or from a file it would only write codes nobody can read
+        raise PlayOptionError("play needs a terminal: run it in a terminal window, with "
+                              "neither its input nor its output redirected")
     from ..tui.app import PlayApp
 
     PlayApp(config).run()

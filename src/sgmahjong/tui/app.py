@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from textual import events
 from textual.app import App
 from textual.worker import Worker, WorkerState
 
@@ -14,6 +15,7 @@ from ..render.labels import LATIN_LEGEND, script, set_script
 from ..rules.model import Ruleset
 from ..store.progress import Progress, load_progress, save_progress
 from .clock import AppClock, Clock
+from .fit import TooSmallScreen, too_small
 from .ladder import hand_stars, match_stars
 from .session import PlayConfig, Session
 from .setup import SetupScreen
@@ -72,7 +74,19 @@ class PlayApp(App[None]):
         if redraw is not None:
             redraw()
 
+    async def on_event(self, event: events.Event) -> None:
+        await super().on_event(event)
+        if isinstance(event, events.Resize):   # the app's own size is the new one now
+            self._check_fit()
+
+    def _check_fit(self, _: object = None) -> None:
+        """Below 80x24 the notice covers whatever screen is on top (a dialog pushed over
+        it later gets a notice of its own); it closes itself once the terminal fits."""
+        if too_small(self.size) and not isinstance(self.screen, TooSmallScreen):
+            self.push_screen(TooSmallScreen())
+
     def on_mount(self) -> None:
+        self.screen_change_signal.subscribe(self, self._check_fit)
         set_script(self.config.tiles or self.progress.tiles)
         if self.skip_setup:
             # the test hook: straight to the table, the tables loaded first
@@ -134,6 +148,33 @@ class PlayApp(App[None]):
         """Leave the table (the record so far is already saved)."""
         self.session = None
         self.switch_screen(SetupScreen(self.config))
+
+    def keep_game(self) -> Path | None:
+        """Save the game being played as it stands (None: nothing to keep, or a lesson);
+        a failure to write is said, never raised: the player is leaving."""
+        s = self.session
+        if s is None:
+            return None
+        try:
+            return s.keep_game()
+        except OSError as exc:
+            self.notify(f"The game could not be saved: {exc}", severity="error")
+            return None
+
+    def leave_game(self) -> None:
+        """Q twice at the table: the game is saved, this hand up to now with it, and the
+        setup screen says where."""
+        path = self.keep_game()
+        self.back_to_setup()
+        if path is not None:
+            # the file's name only: a whole path would be broken over the notice's lines
+            self.notify(f"{path.name}, in the records folder: sgmahjong replay shows it.",
+                        title="Game saved", timeout=8)
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q (or Q on the setup screen and the standings): the game so far is kept."""
+        self.keep_game()
+        await super().action_quit()
 
     # ------------------------------------------------------------------ the ladder
 

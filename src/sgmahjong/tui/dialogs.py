@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.markup import escape
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -25,28 +26,28 @@ if TYPE_CHECKING:
 
 KEYS_TEXT = """\
 [b]Keys at the table[/]
+  ← →    move along your tiles
+  Enter  pick the tile; Enter again throws it
+  W      win (when you can)
+  P      pong the tile just thrown
+  C      chow it (only from the player on your left)
+  K      kong (choose which when there are several)
+  S      skip a claim
+  1-4    choose when several chows or kongs fit
+  Esc    put the picked tile back
+  H      show or hide the hints (PgUp PgDn scroll them)
+  R      how to play, the rules used here, the tai table, the tiles
+  T      tiles in letters (5Ci) or Chinese (5筒), if 萬 shows as a box
+  ?      this help
+  Q      leave the table (press twice; the game so far is saved)
 
-  ← →        move along your tiles
-  Enter      pick the tile; Enter again throws it
-  W          win (when you can)
-  P          pong the tile just thrown
-  C          chow it (only from the player on your left)
-  K          kong (choose which when there are several)
-  S          skip a claim
-  1-4        choose when several chows or kongs fit
-  Esc        put the picked tile back
-  H          show or hide the hints
-  R          how to play, the rules used here, the tai table, the tiles
-  T          tiles in letters (5Ci: 5 Circles) or in Chinese (5筒): for a
-             terminal that shows boxes instead of Chinese characters
-  ?          this help
-  Q          leave the table (back to the setup)
+Mouse: click a tile to pick it, again to throw it; click a claim button.
+A claim offer waits for you unless you started with --claim-timer."""
+"""The keys, short enough to be read whole in an 80x24 terminal (the dialog there has 19
+rows of 72 columns)."""
 
-The mouse works too: click a tile to pick it, click it again to throw.
-Claim buttons appear only when the claim is possible. There is no timer unless you
-started with --claim-timer SECONDS.
-
-[dim]Press any key to go back to the table.[/]"""
+SCROLL_KEYS = {"up": "scroll_up", "down": "scroll_down", "pageup": "scroll_page_up",
+               "pagedown": "scroll_page_down", "home": "scroll_home", "end": "scroll_end"}
 
 
 class _Dialog(ModalScreen[None]):
@@ -61,15 +62,24 @@ class _Dialog(ModalScreen[None]):
 
 
 class HelpScreen(_Dialog):
-    """The keys; any key closes it."""
+    """The keys; the arrows (and PgUp PgDn Home End) scroll, any other key closes it."""
+
+    DEFAULT_CSS = """
+    HelpScreen > VerticalScroll { padding: 0 1; }
+    """
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as box:
-            box.border_subtitle = "any key: back"
+            box.border_subtitle = "↑ ↓ scroll · any other key: back"
             yield Static(Text.from_markup(KEYS_TEXT))
 
-    def on_key(self) -> None:
-        self.dismiss()
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        scroll = SCROLL_KEYS.get(event.key)
+        if scroll is None:
+            self.dismiss()
+            return
+        getattr(self.query_one(VerticalScroll), scroll)(animate=False)
 
     def on_click(self) -> None:
         self.dismiss()
@@ -148,6 +158,11 @@ class HandOverScreen(_Dialog):
 class MatchOverScreen(_Dialog):
     """The standings after the last hand, stars earned, where the record was saved."""
 
+    # the whole width of an 80-column terminal for the path of the record
+    DEFAULT_CSS = """
+    MatchOverScreen > VerticalScroll { max-width: 100%; padding: 0 1; }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "close", "Setup"), Binding("q", "app.quit", "Quit")]
 
@@ -164,12 +179,15 @@ class MatchOverScreen(_Dialog):
             lines.append(f"[b yellow]★ New star: {goal_text(goal)}![/]")
         if s.record_path is not None:
             lines.append("")
-            # the whole path, so the player can find it (and hand it to `sgmahjong replay`)
+            # the whole path, so the player can find it (and hand it to `sgmahjong replay`),
+            # on a line of its own: the command is cut at a space before it, with the
+            # shell's line continuation, so that no line breaks inside the path
+            path = shlex.quote(str(s.record_path))
             lines.append("[dim]The game is saved as[/]")
-            lines.append(escape(str(s.record_path)))
+            lines.append(escape(path))
             lines.append("[dim]Every decision of yours against Owl's, hand by hand:[/]")
-            lines.append(escape(f"sgmahjong replay {shlex.quote(str(s.record_path))} "
-                                f"--review --seat {s.HUMAN}"))
+            lines.append(f"sgmahjong replay --review --seat {s.HUMAN} \\")
+            lines.append(escape(f"  {path}"))
         with VerticalScroll() as box:
             box.border_subtitle = "Enter: back to the tables · Q: quit"
             yield Static(Text.from_markup("\n".join(lines)), id="standings")

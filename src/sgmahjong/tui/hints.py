@@ -17,16 +17,17 @@ from rich.markup import escape
 
 from ..agents import hints as engine
 from ..agents.danger import History
+from ..agents.evaluation import claim_options, situation
 from ..english import chow_name, count, tile_name
-from ..game import Action, Chow, Discard, Kong, Phase, PlayerView, Pong, Win, Won
+from ..game import Action, Chow, Discard, Kong, Pass, Phase, PlayerView, Pong, Win, Won
 from ..render.labels import face
 from ..render.text import markup
 from ..render.words import tai_counted, tai_text
 from ..rules.catalog import PATTERNS
 from ..tiles import Seat, Tile
 
-__all__ = ["WIN_KEY", "Hint", "bao_warnings", "hint_for", "named", "render", "tiles_markup",
-           "win_lines"]
+__all__ = ["WIN_KEY", "Hint", "bao_warnings", "claim_key", "claim_label", "hint_for", "named",
+           "preferred_claim", "render", "tiles_markup", "win_lines"]
 
 SHOWN_TILES = 10     # useful tiles listed after the suggested discard (two lines)
 SHOWN_SOURCES = 5    # tai sources listed
@@ -43,6 +44,8 @@ class Hint:
 
     lines: list[str] = field(default_factory=list)
     suggest: Tile | None = None
+    prefer: Action | None = None
+    """With two claims or more on offer, the one to take (``Pass()``: none of them)."""
 
 
 def hint_for(view: PlayerView, legal: Sequence[Action],
@@ -66,7 +69,8 @@ def render(h: engine.Hints, view: PlayerView, legal: Sequence[Action]) -> Hint:
     if can_win:
         said = h.win.sentence.removesuffix(".") if h.win is not None else "You can win now"
         out.append(f"[b green]{tiles_markup(said)}: press {WIN_KEY}![/]")
-    out.extend(_claim_lines(h.claims, view))
+    prefer = preferred_claim(view, legal, h.claims)
+    out.extend(_claim_lines(h.claims, view, can_win, prefer))
     out.extend(_own_kong_lines(view, legal))
     suggest = None
     on_turn = view.phase is Phase.TURN and view.seat == view.turn
@@ -81,7 +85,7 @@ def render(h: engine.Hints, view: PlayerView, legal: Sequence[Action]) -> Hint:
     out.extend(f"[yellow]{tiles_markup(t.sentence)}[/]" for t in h.threats)
     if not out:
         out.append("Nothing to decide yet.")
-    return Hint(out, suggest)
+    return Hint(out, suggest, prefer)
 
 
 def named(tile: Tile) -> str:
@@ -185,19 +189,64 @@ def _tai_lines(t: engine.TaiHint, view: PlayerView, on_turn: bool) -> list[str]:
 _CLAIM_KEYS = ((Chow, "C"), (Kong, "K"), (Pong, "P"))
 
 
-def _claim_lines(claims: Sequence[engine.ClaimHint], view: PlayerView) -> list[str]:
+def claim_key(action: Action) -> str:
+    """The table's key for a claim: ``"P"`` for a Pong."""
+    if isinstance(action, Win):
+        return WIN_KEY
+    return next((k for kind, k in _CLAIM_KEYS if isinstance(action, kind)), "S")
+
+
+def claim_label(action: Action) -> str:
+    """A claim with its key, tersely (the tile on offer heads the block): ``"P Pong"``,
+    ``"C Chow 3-4-5 Circles"``."""
+    name = (f"Chow {chow_name(action.tile)}" if isinstance(action, Chow)
+            else type(action).__name__)
+    return f"{claim_key(action)} {name}"
+
+
+def preferred_claim(view: PlayerView, legal: Sequence[Action],
+                    claims: Sequence[engine.ClaimHint]) -> Action | None:
+    """With two claims or more on offer (a win counts as one), the one to take: a win
+    before anything (it scores the hand now, a claim only brings it closer); else the one
+    claim the hints say to take, or of several the one Owl values most; ``Pass()`` when
+    none is worth taking. None with fewer than two on offer: there is nothing to prefer."""
+    offered = [a for a in legal if isinstance(a, (Win, Pong, Chow, Kong))]
+    if len(offered) < 2 or view.phase is Phase.TURN:
+        return None
+    if Win() in offered:
+        return Win()
+    takes = [c.action for c in claims if c.take]
+    if len(takes) <= 1:
+        return takes[0] if takes else Pass()
+    sit = situation(view)
+    options = {o.action: o for o in claim_options(view, legal, sit)}
+    return max(takes, key=lambda a: engine.claim_values(view, options[a], sit)[0]
+               if a in options else float("-inf"))
+
+
+def _claim_lines(claims: Sequence[engine.ClaimHint], view: PlayerView, can_win: bool,
+                 prefer: Action | None) -> list[str]:
     if not claims:
         return []
     tile = view.window_tile
     out = [f"[b]Claim {named(tile)}?[/]" if tile is not None else "[b]Claims[/]"]
+    # claims with the same reason share a line: two lines saying the same thing would
+    # leave the player to guess which claim they were about
+    said: dict[str, list[str]] = {}
     for c in claims:
-        key = next((k for kind, k in _CLAIM_KEYS if isinstance(c.action, kind)), "")
-        # the tile on offer heads the block: a line names the set it makes, tersely
-        name = (f"Chow {chow_name(c.action.tile)}" if isinstance(c.action, Chow)
-                else type(c.action).__name__)
-        verdict = "[b green]take[/]" if c.take else "[b yellow]skip[/]"
-        why = c.sentence.split(": ", 1)[1] if ": " in c.sentence else c.sentence
-        out.append(f"  {key} {name} → {verdict}: {tiles_markup(why)}")
+        who = claim_label(c.action)
+        if can_win:
+            line = f"[b yellow]win instead[/] ({WIN_KEY}): a win scores the hand now."
+        else:
+            verdict = "[b green]take[/]" if c.take else "[b yellow]skip[/]"
+            if prefer is not None and c.take and c.action != prefer:
+                verdict = f"[b yellow]take, but {claim_label(prefer)} is better[/]"
+            elif prefer is not None and c.action == prefer:
+                verdict = "[b green]take: the best claim here[/]"
+            why = c.sentence.split(": ", 1)[1] if ": " in c.sentence else c.sentence
+            line = f"{verdict}: {tiles_markup(why)}"
+        said.setdefault(line, []).append(who)
+    out.extend(f"  {', '.join(who)} → {line}" for line, who in said.items())
     out.append("  S skips.")
     return out
 

@@ -8,6 +8,7 @@ leaves the lesson, as it leaves a table.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from rich.markup import escape
@@ -38,18 +39,27 @@ class LessonSession(Session):
     def hands_label(self) -> str:
         return "Guided first hand"
 
+    def keep_game(self) -> Path | None:
+        return None   # a lesson, not the player's own game: nothing is saved
+
 
 class LessonScreen(TableScreen):
     """The table with the coach: the hints panel holds the coach's step."""
 
-    # on a narrow terminal the coach under the board gets room for a whole step
+    # on a narrow terminal the coach under the board gets room for a whole step; once the
+    # hand is over the breakdown is all there is to read, so the coach takes the board's place
     CSS = TableScreen.CSS + """
-    #main.narrow #hints { max-height: 13; }
+    #main.narrow #hints-panel { max-height: 13; }
+    #main.narrow.coach-only #board { display: none; }
+    #main.narrow.coach-only #hints-panel { height: 1fr; max-height: 100%; }
     """
+    AUTO_HIDE_HINTS = False
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "next", "Go on"),
     ]
+    QUIT_PROMPT = ("[b]Leave the guided hand?[/] Press Q again (a lesson is not saved: "
+                   "L starts it again).")
 
     def __init__(self, session: LessonSession) -> None:
         super().__init__(session)
@@ -71,6 +81,11 @@ class LessonScreen(TableScreen):
     def end_hand(self) -> None:
         # no breakdown dialog and no stars: the coach's last step is the breakdown
         self.refresh_table()
+
+    def refresh_table(self) -> None:
+        if self.session.in_hand:
+            self.query_one("#main").set_class(self.session.game.ended, "coach-only")
+        super().refresh_table()
 
     def _hint(self, legal: list[Action]) -> Hint:
         step = self.step
@@ -94,6 +109,10 @@ class LessonScreen(TableScreen):
             return
         self.step_index += 1
         super().act(action)
+
+    def _not_possible(self, kind: str, legal: list[Action]) -> str:
+        # the coach's own words: what this step asks for
+        return f"[yellow]{escape(lesson.refusal(self.step))}[/]"
 
     def action_next(self) -> None:
         if self.step.expect is not None:

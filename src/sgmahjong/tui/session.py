@@ -7,7 +7,6 @@ The human is player 0; AI players see only their own :class:`PlayerView`.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,6 +17,7 @@ from ..errors import SgmahjongError
 from ..game import Action, Event, Game, HandRecord, Match, PlayerView
 from ..game.match import round_wind
 from ..game.prng import derive_seed
+from ..inputs import did_you_mean
 from ..rules.loading import load_rules
 from ..rules.model import Ruleset
 from ..store.progress import data_dir
@@ -51,8 +51,8 @@ def make_opponent(name: str, seed: int) -> AgentFn:
     try:
         return make_agent(name, seed).act
     except UnknownAgent:
-        raise SetupError(f"unknown opponent {name!r}; choose from "
-                         f"{', '.join(opponent_names())}") from None
+        raise SetupError(f"unknown opponent {name!r}{did_you_mean(name, opponent_names())}; "
+                         f"choose from {', '.join(opponent_names())}") from None
 
 
 def quick_rules(rules: Ruleset) -> Ruleset:
@@ -182,12 +182,14 @@ class Session:
         """The human's action (checked by the engine)."""
         return self.game.submit(self.human_seat, action)
 
-    def review_hand(self, events: Sequence[Event], seat: Seat) -> Review:
-        """The review of the human, sitting at ``seat``, in the hand ``events`` (slow
-        enough to belong in a worker thread; reads nothing that changes)."""
+    def review_hand(self, events: Sequence[Event], seat: Seat,
+                    names: Sequence[str] | None = None) -> Review:
+        """The review of the human, sitting at ``seat``, in the hand ``events``; ``names``
+        by seat, the players as the table names them (slow enough to belong in a worker
+        thread; reads nothing that changes)."""
         from ..agents.review import review_hand
 
-        return review_hand(events, seat, self.rules)
+        return review_hand(events, seat, self.rules, names=names)
 
     def finish_hand(self) -> HandRecord:
         """Close the ended hand, move the match on and save the record."""
@@ -215,38 +217,49 @@ class Session:
     # ------------------------------------------------------------------ the record
 
     def record_file(self) -> Path:
+        """Where the game is saved: ``play-<date>-<time>.jsonl`` in the records folder (the
+        seed is in the record's header; a name short enough for the command that replays
+        it to fit an 80-column line)."""
         if self.record_path is None:
             folder = self.config.record_dir or data_dir() / "records"
             stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-            self.record_path = folder / f"play-{stamp}-{self.match.seed}.jsonl"
+            path = folder / f"play-{stamp}.jsonl"
+            n = 1
+            while path.exists():   # two games started within the same second
+                n += 1
+                path = folder / f"play-{stamp}-{n}.jsonl"
+            self.record_path = path
         return self.record_path
 
-    def save_record(self) -> Path:
-        """Write every finished hand so far as a match record (JSON Lines)."""
+    def save_record(self, *, unfinished: bool = False) -> Path:
+        """Write every finished hand so far as a match record (JSON Lines); with
+        ``unfinished``, also the hand being played, up to its latest event (the record
+        then ends in the middle of that hand, which ``sgmahjong replay`` shows and says)."""
         path = self.record_file()
         path.parent.mkdir(parents=True, exist_ok=True)
         meta = {"table": self.config.table} if self.config.table else None
-        write_match_record(path, self.match, self.players, meta)
+        game = self.match.game
+        extra = list(game.events) if unfinished and game is not None and not game.ended else []
+        write_match_record(path, self.match, self.players, meta, extra)
         return path
+
+    def keep_game(self) -> Path | None:
+        """Save the game as it stands, when the player leaves it: the finished hands and the
+        hand being played (None: nothing to keep)."""
+        if not self.hands and not self.in_hand:
+            return None
+        return self.save_record(unfinished=True)
 
 
 def write_match_record(path: Path, match: Match, players: Sequence[str],
-                       meta: dict[str, str | None] | None = None) -> Path:
-    """The match record through :mod:`sgmahjong.record` where it exists, else the same
-    format written here (a header line, then one event per line)."""
-    try:
-        from ..record import record_from_match, write_record
-    except ImportError:
-        header: dict[str, object] = {
-            "format": "sgmahjong-record", "version": 1, "rules": match.rules.to_dict(),
-            "rules_digest": match.rules.digest(), "seed": match.seed,
-            "players": list(players), "quick": match.quick, "hands": len(match.hands),
-            "scores": list(match.state.scores), "complete": match.state.ended}
-        if meta:
-            header["meta"] = meta
-        lines = [json.dumps(header, ensure_ascii=False)]
-        lines.extend(json.dumps(e.to_json(), ensure_ascii=False)
-                     for h in match.hands for e in h.events)
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        return path
-    return write_record(path, record_from_match(match, players, meta))
+                       meta: dict[str, str | None] | None = None,
+                       unfinished: Sequence[Event] = ()) -> Path:
+    """The match record (:mod:`sgmahjong.record`): the finished hands, then the events of
+    the ``unfinished`` hand, if any (the header counts the finished hands only and says
+    the match is not complete)."""
+    from ..record import record_from_match, write_record
+
+    record = record_from_match(match, players, meta)
+    if unfinished:
+        record = dataclasses.replace(record, events=record.events + tuple(unfinished))
+    return write_record(path, record)

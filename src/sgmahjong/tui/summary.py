@@ -5,26 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..game import BaoIncurred, Game, HandDrawn, InstantPayout, Settled, Won
+from ..ledger import standings
 from ..render.text import hand_text
-from ..render.words import BAO_NAMES, CONTEXT_NAMES, DRAWN_WHY, PAYOUT_NAMES
+from ..render.words import CONTEXT_NAMES, DRAWN_WHY, bao_text, payment_text, payout_text
 from ..rules.catalog import PATTERNS
 from ..tiles import Seat
+from .hints import tiles_markup
 from .widgets import name_markup
 
 
 def pattern_name(pid: str) -> str:
     p = PATTERNS.get(pid)
     return f"{p.english} {p.chinese}" if p else pid
-
-
-def points(n: int) -> str:
-    """``"1 point"``, ``"4 points"``."""
-    return f"{n} point{'' if abs(n) == 1 else 's'}"
-
-
-def _verb(who: str, verb: str) -> str:
-    """``"You pay"`` but ``"Rabbit pays"``."""
-    return f"{who} {verb}" if who == "You" else f"{who} {verb}s"
 
 
 def hand_lines(game: Game, name: Callable[[Seat], str]) -> list[str]:
@@ -52,14 +44,13 @@ def hand_lines(game: Game, name: Callable[[Seat], str]) -> list[str]:
                           else f" (the cap is {cap})")
                 out.append(f"  [b]Total: {e.raw_tai} tai[/]{capped}")
         elif isinstance(e, Settled):
+            # the sentences the web table and the replay say (render.words): "Fox pays you
+            # 4 points", points from nobody: "You score 1 point"
             out.append("  Payments:")
             for p in e.payments:
-                if p.payer is None:  # points from nobody: the winner just scores them
-                    out.append(f"    {_verb(name(p.payee), 'score')} {points(p.amount)} "
-                               f"({p.why})")
-                else:
-                    out.append(f"    {_verb(name(p.payer), 'pay')} {name(p.payee)} "
-                               f"{points(p.amount)} ({p.why})")
+                payer = None if p.payer is None else name(p.payer)
+                line = payment_text(payer, name(p.payee), p.amount, p.why)
+                out.append(f"    {tiles_markup(line)}")
         elif isinstance(e, HandDrawn):
             out.append(f"[b]Drawn hand[/]: {DRAWN_WHY.get(e.reason, e.reason)}. "
                        "Nobody scores.")
@@ -68,12 +59,12 @@ def hand_lines(game: Game, name: Callable[[Seat], str]) -> list[str]:
         out.append("[b]Along the way[/]:")
         for x in extras:
             if isinstance(x, InstantPayout):
-                out.append(f"  {name(x.seat)} collected {points(x.amount)} from each player "
-                           f"for {PAYOUT_NAMES.get(x.reason, x.reason)}.")
+                # "You collect ... for your own flower and season": whose is said as the
+                # web table and the replay say it
+                out.append(f"  {tiles_markup(payout_text(name(x.seat), x.amount, x.reason))}")
             else:
-                pays = "pay" if name(x.seat) == "You" else "pays"
-                out.append(f"  [red]Bao[/]: {name(x.seat)} {BAO_NAMES.get(x.case, x.case)} "
-                           f"({name_markup(x.tile)}) and {pays} for {name(x.winner)}'s win.")
+                out.append("  [red]Bao[/]: " + tiles_markup(
+                    bao_text(name(x.seat), x.case, name(x.winner), x.tile)))
     outcome = game.outcome()
     if outcome is not None:
         out.append("[b]This hand[/]: " + ", ".join(
@@ -81,8 +72,12 @@ def hand_lines(game: Game, name: Callable[[Seat], str]) -> list[str]:
     return out
 
 
+PLACES = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
 def standings_lines(names: Sequence[str], scores: Sequence[int]) -> list[str]:
-    """The players by score, best first."""
-    order = sorted(range(len(names)), key=lambda p: (-scores[p], p))
-    medals = ["1st", "2nd", "3rd", "4th"]
-    return [f"  {medals[i]}  {names[p]:<10} {scores[p]:+d}" for i, p in enumerate(order)]
+    """The players by score, best first; equal points share a place and the next place
+    is skipped ("1st, 1st, 3rd"), as the ledger ranks them (:func:`sgmahjong.ledger.
+    standings`, the one ranking both use)."""
+    return [f"  {PLACES[r['place']]:<4} {r['name']:<10} {r['points']:+d}"
+            for r in standings(scores, names)]

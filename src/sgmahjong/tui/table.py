@@ -5,7 +5,9 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.markup import escape
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -35,7 +37,8 @@ from ..render.text import markup
 from ..tiles import Seat, Tile
 from .clock import Handle
 from .dialogs import HandOverScreen, HelpScreen, MatchOverScreen
-from .hints import Hint, bao_warnings, hint_for, win_lines
+from .hints import Hint, bao_warnings, claim_label, hint_for, tiles_markup, win_lines
+from .reasons import why_not
 from .widgets import WIND_NAMES, TileWidget, name_markup, seat_markup
 
 if TYPE_CHECKING:
@@ -70,6 +73,23 @@ def tiles_left_text(n: int) -> str:
     return f"{n} tile{'' if n == 1 else 's'} left to draw"
 
 
+def draws_left_text(n: int) -> str:
+    """The same count, shorter, for a narrow top line: ``"80 draws left"``."""
+    return f"{n} draw{'' if n == 1 else 's'} left"
+
+
+class Board(VerticalScroll):
+    """The opponents, the tile on offer and your own box, kept scrolled to the bottom (your
+    hand and its prompt) whenever its room or its content changes: the hints opening under
+    it, a prompt of two lines, a smaller terminal."""
+
+    can_focus = False   # the arrows move along the hand, never scroll the board
+
+    def on_resize(self, event: events.Resize) -> None:
+        # sent once laid out anew, so the scroll range is the new one
+        self.scroll_end(animate=False, immediate=True)
+
+
 class TableScreen(Screen[None]):
     """Play the match: one screen for every hand."""
 
@@ -77,7 +97,9 @@ class TableScreen(Screen[None]):
     TableScreen { layout: vertical; }
     #status { height: 1; background: $panel; padding: 0 1; }
     #main { height: 1fr; }
-    #board { width: 1fr; }
+    /* room kept for the scrollbar: one appearing must not narrow the board and wrap its
+       lines anew after it was scrolled to your hand */
+    #board { width: 1fr; scrollbar-gutter: stable; }
     #opponents { height: auto; }
     .seat { border: round $primary-darken-2; padding: 0 1; width: 1fr; height: auto;
             min-height: 5; max-height: 10; }
@@ -88,28 +110,32 @@ class TableScreen(Screen[None]):
     #actions { height: 1; }
     #actions Button { min-width: 8; margin: 0 1 0 0; }
     #message { height: auto; min-height: 1; }
-    #hints { width: 38; border: round $success; padding: 0 1; height: 1fr; }
-    #hints.hidden { display: none; }
+    #hints-panel { width: 38; border: round $success; padding: 0 1; height: 1fr; }
+    #hints-panel.hidden { display: none; }
     /* a narrow terminal has no room beside a 14-tile hand: the hints go under the board */
     #main.narrow { layout: vertical; }
-    #main.narrow #hints { width: 1fr; height: auto; max-height: 8; }
+    #main.narrow #hints-panel { width: 1fr; height: auto; max-height: 8; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "←", show=False),
         Binding("right", "move(1)", "→", show=False),
         Binding("enter", "enter", "Pick/throw"),
-        Binding("w", "claim('win')", "Win"),
-        Binding("p", "claim('pong')", "Pong"),
-        Binding("c", "claim('chow')", "Chow"),
-        Binding("k", "claim('kong')", "Kong"),
-        Binding("s", "claim('skip')", "Skip"),
+        # the claims are not in the footer: their buttons show when they are possible,
+        # and at 80 columns the footer has room for Quit only without them
+        Binding("w", "claim('win')", "Win", show=False),
+        Binding("p", "claim('pong')", "Pong", show=False),
+        Binding("c", "claim('chow')", "Chow", show=False),
+        Binding("k", "claim('kong')", "Kong", show=False),
+        Binding("s", "claim('skip')", "Skip", show=False),
         Binding("1", "choose(0)", "1", show=False),
         Binding("2", "choose(1)", "2", show=False),
         Binding("3", "choose(2)", "3", show=False),
         Binding("4", "choose(3)", "4", show=False),
         Binding("escape", "cancel", "Back", show=False),
         Binding("h", "toggle_hints", "Hints"),
+        Binding("pageup", "scroll_hints(-1)", "Hints ↑", show=False),
+        Binding("pagedown", "scroll_hints(1)", "Hints ↓", show=False),
         Binding("r", "pages", "Rules"),
         Binding("question_mark", "help", "Keys"),
         Binding("t", "app.toggle_tiles", "Tiles", show=False),
@@ -130,6 +156,10 @@ class TableScreen(Screen[None]):
         self._claim_timer: Handle | None = None
         self._bar_state: tuple[tuple[str, str], ...] = ()
         self._hint_cache: tuple[object, Hint] | None = None
+        self._narrow: bool | None = None
+        # the hints were hidden for want of room, not by the player: they come back when
+        # the terminal is widened, and the board says how to show them meanwhile
+        self.squeezed = False
 
     @property
     def play_app(self) -> PlayApp:
@@ -140,7 +170,9 @@ class TableScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         with Horizontal(id="main"):
-            with VerticalScroll(id="board"):
+            # neither scroller takes the keys: the arrows move along the hand, PgUp PgDn
+            # scroll the hints, whatever was clicked last
+            with Board(id="board"):
                 with Horizontal(id="opponents"):
                     yield Static(id="left", classes="seat")
                     yield Static(id="top", classes="seat")
@@ -154,18 +186,32 @@ class TableScreen(Screen[None]):
                     yield Static(id="caret")
                     yield Horizontal(id="actions")
                     yield Static(id="message")
-            yield Static(id="hints", classes="" if self.session.config.hints else "hidden")
+            with VerticalScroll(id="hints-panel",
+                                classes="" if self.session.config.hints else "hidden") as panel:
+                panel.can_focus = False
+                yield Static(id="hints")
         yield Footer()
 
+    AUTO_HIDE_HINTS = True
+    """Hide the hints on a narrow terminal (the guided hand keeps its coach in sight)."""
+
     def on_resize(self) -> None:
-        self.query_one("#main").set_class(self.app.size.width < NARROW, "narrow")
+        narrow = self.app.size.width < NARROW
+        self.query_one("#main").set_class(narrow, "narrow")
+        if narrow != self._narrow and self.AUTO_HIDE_HINTS:
+            panel = self.query_one("#hints-panel")
+            if narrow and not panel.has_class("hidden"):
+                panel.add_class("hidden")
+                self.squeezed = True
+            elif not narrow and self.squeezed:
+                panel.remove_class("hidden")
+                self.squeezed = False
+        self._narrow = narrow
+        if self.session.in_hand:
+            self.refresh_table()
 
     def on_mount(self) -> None:
         self.on_resize()
-        if self.session.config.hints and self.app.size.width < NARROW:
-            self.query_one("#hints", Static).add_class("hidden")
-            self.notify("The terminal is narrow, so the hints start hidden: press H to show "
-                        "them.", timeout=6)
         self.start_hand()
 
     def on_unmount(self) -> None:
@@ -244,14 +290,18 @@ class TableScreen(Screen[None]):
         game = s.game
         seat = s.human_seat
         stars = self.play_app.award_hand_stars(game)
+        # the players by seat in this hand, read before the deal may pass: the review
+        # names them as the breakdown does ("Owl won"), not by their winds
+        names = [self._seat_name(Seat(i)) for i in range(4)]
         record = s.finish_hand()
-        self._start_review(len(s.hands) - 1, list(game.events), seat)
+        self._start_review(len(s.hands) - 1, list(game.events), seat, names)
         self.app.push_screen(HandOverScreen(s, game, stars, record.banker), self._after_hand)
 
-    def _start_review(self, hand: int, events: list[Event], seat: Seat) -> None:
+    def _start_review(self, hand: int, events: list[Event], seat: Seat,
+                      names: list[str]) -> None:
         """Review the player's hand in a worker thread: the dialogs show it when it is in,
         and the table never waits for it."""
-        self.run_worker(partial(self.session.review_hand, events, seat),
+        self.run_worker(partial(self.session.review_hand, events, seat, names),
                         name=f"{REVIEW_WORKER}{hand}", group=REVIEW_WORKER, thread=True,
                         exit_on_error=False)
 
@@ -359,15 +409,21 @@ class TableScreen(Screen[None]):
             return
         v = s.view()
         hand = s.hands_label()
-        rest = (f"{WIND_NAMES[v.round_wind]} round · you sit {WIND_NAMES[v.seat]} · "
-                f"{tiles_left_text(v.live_remaining)} · {s.rules.name} rules")
-        # the longest line that fits (the bar has a column of padding each side)
+        winds = f"{WIND_NAMES[v.round_wind]} round · you sit {WIND_NAMES[v.seat]}"
+        rules = f"{s.rules.name} rules"
+        left = tiles_left_text(v.live_remaining)
+        short = draws_left_text(v.live_remaining)
+        brief = hand.replace(" of ", "/")
+        # the longest line that fits (the bar has a column of padding each side); the
+        # rules stay to the end, the words go first
         room = self.app.size.width - 2
-        for line in (f"Singapore Mahjong · {hand} · {rest}", f"{hand} · {rest}",
-                     f"{hand.replace(' of ', '/')} · {rest}"):
-            if len(line) <= room:
-                break
-        self.query_one("#status", Static).update(Text(line))
+        lines = [f"Singapore Mahjong · {hand} · {winds} · {left} · {rules}",
+                 f"{hand} · {winds} · {left} · {rules}",
+                 f"{brief} · {winds} · {left} · {rules}",
+                 f"{brief} · {winds} · {short} · {rules}"]
+        line = next((x for x in lines if len(x) <= room), lines[-1])
+        self.query_one("#status", Static).update(Text(line, no_wrap=True,
+                                                      overflow="ellipsis"))
 
     def refresh_table(self) -> None:
         s = self.session
@@ -409,10 +465,14 @@ class TableScreen(Screen[None]):
         if self._hints_on():
             lines = hint.lines if hint else []
             panel.update(Text.from_markup("[b]Hints[/] [dim](H hides)[/]\n" + "\n".join(lines)))
-        board = self.query_one("#board", VerticalScroll)
-        if board.max_scroll_y:  # a short terminal: keep your hand and the prompt in view
-            board.scroll_end(animate=False)
+        # a short terminal: keep your hand and the prompt in view, once laid out anew (the
+        # prompt, the hints and the terminal's size all change the room the board has)
+        self.call_after_refresh(self._hand_in_sight)
         self.refresh_bindings()
+
+    def _hand_in_sight(self) -> None:
+        if self.is_attached:
+            self.query_one("#board", Board).scroll_end(animate=False, immediate=True)
 
     def _caret(self, can_throw: bool, hint: object) -> Text:
         """A line under the hand: ▲▲ under the cursor, ** under the suggested discard (ASCII,
@@ -451,6 +511,11 @@ class TableScreen(Screen[None]):
             offer = markup(view.window_tile, on_tile=True)
             return (f"[b]{self._seat_name(view.turn)} threw[/] {offer} "
                     f"{name_markup(view.window_tile)}\n[dim]{log}[/]")
+        if self.squeezed and self.query_one("#hints-panel").has_class("hidden"):
+            # in a line of the board's own, where it covers nothing (a notice would lie
+            # over the opponents' boxes)
+            return (f"[dim]{log}[/]\n[dim]The terminal is narrow: H shows the hints under "
+                    "the board.[/]")
         return f"[dim]{log}[/]"
 
     def _message(self, v: object, legal: list[Action]) -> str:
@@ -472,11 +537,29 @@ class TableScreen(Screen[None]):
             extra = "  W to win!" if Win() in legal else ""
             return "[b]Your turn[/]: ←/→ choose a tile, Enter picks it, Enter again throws." + extra
         tile = view.window_tile
-        keys = [CLAIM_KEYS[k] + " " + k for k in ("win", "pong", "chow", "kong")
-                if any(self._matches(a, k) for a in legal)]
+        kinds = [k for k in ("win", "pong", "chow", "kong")
+                 if any(self._matches(a, k) for a in legal)]
+        keys = [CLAIM_KEYS[k] + " " + k for k in kinds]
         what = "" if tile is None else f" {name_markup(tile)}"  # Tile 0 is the 1 Characters
         return (f"{self._seat_name(view.turn)} threw{what}: " + ", ".join(keys)
-                + " or S skip.")
+                + " or S skip." + self._preference(kinds, legal))
+
+    def _preference(self, kinds: list[str], legal: list[Action]) -> str:
+        """With two claims on offer, which one to take. A win always (it scores the hand
+        now); between other claims the hints' choice, when the hints are shown."""
+        others = [k for k in kinds if k != "win"]
+        if "win" in kinds and others:
+            return (f"\n[b]W is the better claim[/]: a win scores now, a "
+                    f"{' or a '.join(others)} only brings you closer.")
+        claims = [a for a in legal if not isinstance(a, Pass)]
+        if len(claims) < 2 or not self._hints_on():
+            return ""
+        prefer = self._hint(legal).prefer
+        if prefer is None:
+            return ""
+        if isinstance(prefer, Pass):
+            return "\n[dim]Hint: none of these claims helps your hand; S skips.[/]"
+        return f"\n[dim]Hint: {escape(claim_label(prefer))} is the better claim.[/]"
 
     def _refresh_actions(self, legal: list[Action]) -> None:
         bar = self.query_one("#actions", Horizontal)
@@ -506,7 +589,7 @@ class TableScreen(Screen[None]):
             bar.mount(*buttons)
 
     def _hints_on(self) -> bool:
-        return not self.query_one("#hints", Static).has_class("hidden")
+        return not self.query_one("#hints-panel").has_class("hidden")
 
     @staticmethod
     def _matches(a: Action, kind: str) -> bool:
@@ -517,11 +600,7 @@ class TableScreen(Screen[None]):
     # ------------------------------------------------------------------ input
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if not self.is_current or not self.session.in_hand:
-            return True
-        if action == "claim" and parameters:
-            legal = self.session.human_legal()
-            return True if any(self._matches(a, str(parameters[0])) for a in legal) else None
+        # every key runs, possible or not: a claim that is not possible says why
         return True
 
     def action_move(self, step: int) -> None:
@@ -555,10 +634,12 @@ class TableScreen(Screen[None]):
         self._pick(message.index)
 
     def action_claim(self, kind: str) -> None:
+        if not self.session.in_hand:
+            return
         legal = self.session.human_legal()
         options = [a for a in legal if self._matches(a, kind)]
         if not options:
-            self.message = f"[dim]{kind.title()} is not possible now.[/]"
+            self.message = self._not_possible(kind, legal)
             self.refresh_table()
             return
         if len(options) == 1:
@@ -566,6 +647,11 @@ class TableScreen(Screen[None]):
             return
         self.choices = options
         self.refresh_table()
+
+    def _not_possible(self, kind: str, legal: list[Action]) -> str:
+        """What the message line says when a claim key has no move now."""
+        why = why_not(self.session.view(), kind, legal, self._seat_name)
+        return f"[yellow]{tiles_markup(why)}[/]"
 
     def action_choose(self, index: int) -> None:
         if index < len(self.choices):
@@ -590,11 +676,16 @@ class TableScreen(Screen[None]):
             self.action_claim(key)
 
     def action_toggle_hints(self) -> None:
-        self.query_one("#hints", Static).toggle_class("hidden")
-        self.refresh_table()
-        if self.query_one("#main").has_class("narrow"):
-            # the panel takes rows from the board: keep the player's own hand in sight
-            self.call_after_refresh(self.query_one("#me").scroll_visible, animate=False)
+        self.query_one("#hints-panel").toggle_class("hidden")
+        self.squeezed = False   # the player's own choice from now on
+        self.refresh_table()    # which keeps the hand in sight as the panel takes rows
+
+    def action_scroll_hints(self, pages: int) -> None:
+        panel = self.query_one("#hints-panel", VerticalScroll)
+        if pages < 0:
+            panel.scroll_page_up(animate=False)
+        else:
+            panel.scroll_page_down(animate=False)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
@@ -621,9 +712,12 @@ class TableScreen(Screen[None]):
             self._claim_timer = self.play_app.clock.call_later(
                 s.config.claim_timer, lambda: self._claim_timeout(offer))
 
+    QUIT_PROMPT = ("[b]Leave the table?[/] Press Q again: the game is saved, this hand up "
+                   "to now with it.")
+
     def action_quit_game(self) -> None:
-        if self.message.startswith("[b]Leave"):
-            self.play_app.back_to_setup()
+        if self.message == self.QUIT_PROMPT:
+            self.play_app.leave_game()
             return
-        self.message = "[b]Leave the table?[/] Press Q again (the hands played so far are saved)."
+        self.message = self.QUIT_PROMPT
         self.refresh_table()

@@ -12,6 +12,7 @@ import contextlib
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..agents import Agent, UnknownAgent, make_agent, player_names
@@ -886,8 +887,11 @@ class TableRuntime:
         first = self.event_hand.index(h)
         notes = {i - first: {STANDIN: seats} for i, seats in self.standin.items()
                  if first <= i < first + len(events)}
+        by_seat = {self.seat_of(p, h): self.names[p] for p in range(4)}
+        names = [by_seat[s] for s in Seat]
         try:
-            r = await asyncio.to_thread(review_hand, events, seat, self.rules, notes)
+            r = await asyncio.to_thread(partial(review_hand, names=names), events, seat,
+                                        self.rules, notes)
         except Exception:
             log.exception("table %s: the review of player %d failed", self.id, player)
             return
