@@ -30,6 +30,7 @@ from ..game import (
     view,
 )
 from ..inputs import InputError, decode, parse_json
+from ..ledger import standings as ranked
 from ..record import redact_for
 from ..render.words import (
     bao_text,
@@ -224,9 +225,14 @@ def hand_summary(record: HandRecord, names: Sequence[str], scores: Sequence[int]
 
 
 def standings(names: Sequence[str], scores: Sequence[int]) -> list[dict[str, Any]]:
-    """Players by score, best first (ties keep the seating order)."""
-    order = sorted(range(4), key=lambda p: -scores[p])
-    return [{"player": p, "name": names[p], "score": scores[p]} for p in order]
+    """Players by score, best first; equal scores share a ``place`` (1, 1, 3 ...) and keep
+    the seating order, as in the terminal and the ledger.
+
+    >>> [(s["name"], s["place"]) for s in standings("ABCD", [2, 2, 0, -4])]
+    [('A', 1), ('B', 1), ('C', 3), ('D', 4)]
+    """
+    return [{"player": s["player"], "name": s["name"], "score": s["points"],
+             "place": s["place"]} for s in ranked(list(scores), list(names))]
 
 
 WIN_KEY = "W"

@@ -660,7 +660,7 @@
   }
   function showMatchEnd(m) {
     overlay(el("h2", { "data-testid": "match-end" }, "Final standings"),
-      el("ol", { "data-testid": "standings" }, m.standings.map((s) => el("li", { "data-player": s.player }, `${s.name}: ${points(s.score)}`))),
+      el("ol", { "data-testid": "standings" }, m.standings.map((s) => el("li", { "data-player": s.player, value: s.place }, `${s.name}: ${points(s.score)}`))),
       ladderNote(m.ladder),
       m.review ? el("section", { class: "review", "data-testid": "match-review" },
         el("h3", {}, "Your play this match, against Owl"),
