@@ -6,12 +6,15 @@ seat. Prints mean points per hand with a 95% confidence interval (clustered by w
 the duplicate deals of one wall are not independent), the win rate and the deal-in rate
 (hands in which the player's discard, or robbed kong, was won on). ``--players`` picks the
 field (at least four names: levels, baselines, or ``model:PATH`` for a policy saved by
-``examples/train.py``); ``--pair a,b`` also prints the mean difference a - b in points per
-hand, with its interval, over the walls.
+``examples/train.py``, or ``NAME@ref`` for a level as it plays at ``--reference REV``, another
+revision of this repository); ``--pair a,b`` also prints the mean difference a - b in points
+per hand, with its interval, over the walls.
 
     python bench/bench_strength.py --walls 40 --procs 2
     python bench/bench_strength.py --walls 400 --players fox,owl,hedgehog,greedy --pair owl,fox
     python bench/bench_strength.py --players model:p.npz,owl,fox,hedgehog --pair model:p.npz,owl
+    python bench/bench_strength.py --reference 2ca9c76 --players owl,owl@ref,fox,hedgehog \
+        --pair owl,owl@ref --walls 1000 --seed 7
 """
 
 from __future__ import annotations
@@ -19,9 +22,13 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from reference import SUFFIX, ReferenceTable, RevisionError, reference_package
 
 from sgmahjong.agents.levels import LEVELS
 from sgmahjong.errors import SgmahjongError
@@ -51,22 +58,32 @@ def field(names: Sequence[str]) -> dict[str, PlayerFactory]:
 Row = tuple[int, int, int]   # points, won, dealt in
 
 
-def play_wall(args: tuple[str, int, tuple[str, ...]]) -> dict[str, list[Row]]:
+def play_wall(args: tuple[str, int, tuple[str, ...], str]) -> dict[str, list[Row]]:
     """Play one wall at every table in every rotation: name -> [(points, won, dealt in)]."""
-    rules, wall_seed, names = args
-    players = field(names)
+    rules, wall_seed, names, ref_folder = args
+    players = field([n for n in names if not n.endswith(SUFFIX)])
     out: dict[str, list[Row]] = {n: [] for n in names}
     for table in itertools.combinations(names, 4):
         for rot in range(4):
             seated = [table[(s + rot) % 4] for s in range(4)]
-            agents = [players[n](derive_seed(wall_seed, 10 * rot + s)) for s, n in
-                      enumerate(seated)]
+            ref = (ReferenceTable(ref_folder, rules, wall_seed)
+                   if any(n.endswith(SUFFIX) for n in seated) else None)
+            agents = [ref.agent(n[:-len(SUFFIX)], derive_seed(wall_seed, 10 * rot + s))
+                      if ref is not None and n.endswith(SUFFIX)
+                      else players[n](derive_seed(wall_seed, 10 * rot + s))
+                      for s, n in enumerate(seated)]
             g = Game.new(rules, seed=wall_seed)
             while not g.ended:
                 for seat in sorted(g.waiting_for()):
                     a = agents[seat]
-                    act = a.act if hasattr(a, "act") else a  # type: ignore[attr-defined]
-                    g.submit(seat, act(g.view(seat), g.legal_actions(seat)))
+                    if ref is not None and seated[seat].endswith(SUFFIX):
+                        action = ref.act(a, seat)
+                    else:
+                        act = a.act if hasattr(a, "act") else a  # type: ignore[attr-defined]
+                        action = act(g.view(seat), g.legal_actions(seat))
+                    g.submit(seat, action)
+                    if ref is not None:
+                        ref.follow(seat, action)
             outcome = g.outcome()
             assert outcome is not None
             fed = {w.discarder for w in outcome.wins}
@@ -84,18 +101,34 @@ def main() -> None:
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--players", default="snail,rabbit,hedgehog,fox,owl,greedy")
     ap.add_argument("--pair", default="", help="two players a,b: print the mean of a - b")
+    ap.add_argument("--reference", default="",
+                    help="a revision of this repository for the players named NAME@ref")
     opts = ap.parse_args()
     names = tuple(opts.players.split(","))
     if len(names) < 4 or len(set(names)) != len(names):
         ap.error("--players needs at least four different names")
     try:
-        field(names)            # a model file that cannot be read fails here, once
+        field([n for n in names if not n.endswith(SUFFIX)])   # a bad model file fails once
     except SgmahjongError as e:
         ap.error(str(e))
+    refs = [n for n in names if n.endswith(SUFFIX)]
+    if refs and not opts.reference:
+        ap.error(f"{refs[0]} needs --reference REV")
+    for n in refs:
+        if n[:-len(SUFFIX)] not in LEVELS:
+            ap.error(f"{n}: only the levels ({', '.join(LEVELS)}) can play from a reference")
+    tmp = tempfile.TemporaryDirectory(prefix="sgmahjong-ref-")
+    ref_folder = ""
+    if refs:
+        try:
+            ref_folder = str(reference_package(opts.reference, Path(tmp.name)))
+        except RevisionError as e:
+            ap.error(str(e))
     pair = tuple(opts.pair.split(",")) if opts.pair else ()
     if pair and (len(pair) != 2 or not set(pair) <= set(names)):
         ap.error("--pair needs two players of the field")
-    jobs = [(opts.rules, derive_seed(opts.seed, i), names) for i in range(opts.walls)]
+    jobs = [(opts.rules, derive_seed(opts.seed, i), names, ref_folder)
+            for i in range(opts.walls)]
     t0 = time.perf_counter()
     per_wall: dict[str, list[float]] = {n: [] for n in names}
     all_points: dict[str, list[int]] = {n: [] for n in names}

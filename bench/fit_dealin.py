@@ -106,18 +106,19 @@ def fit(x: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:
 BINS = (0.0, 0.005, 0.01, 0.02, 0.04, 0.08, 0.15, 0.3, 1.0001)
 
 
-def report(title: str, p: np.ndarray, y: np.ndarray) -> None:
+def report(title: str, p: np.ndarray, y: np.ndarray, bins: tuple[float, ...] = BINS,
+           word: str = "won on") -> None:
     """Reliability table, Brier score against the base rate, expected calibration error."""
     n = len(y)
     base = y.mean()
     brier = float(((p - y) ** 2).mean())
     brier0 = float(((base - y) ** 2).mean())
-    print(f"\n{title}: {n} cases, {int(y.sum())} won on, observed {base:.2%}, "
+    print(f"\n{title}: {n} cases, {int(y.sum())} {word}, observed {base:.2%}, "
           f"mean predicted {p.mean():.2%}")
     print(f"  {'predicted':<14} {'cases':>7} {'won':>5} {'mean pred':>9} {'observed':>8}"
           "   95% interval")
     ece = 0.0
-    for lo, hi in itertools.pairwise(BINS):
+    for lo, hi in itertools.pairwise(bins):
         m = (p >= lo) & (p < hi)
         k = int(m.sum())
         if not k:
