@@ -223,14 +223,14 @@ def test_add_to_the_ledger_from_the_calculator_tapped_twice_adds_one_hand(
     page.wait_for_url(f"**/ledger/{edit}")
     page.get_by_test_id("hand-row").first.wait_for()
     settled(page)
-    held = entries(server, edit)
-    assert len(held) == 1 and held[0]["winner"] == 0 and held[0]["from"] == 2
-    # Big Three Dragons, the third on Cy's discard: 7 tai, paid at the cap of 5 (base 32);
-    # Cy is liable (Bao) and pays the whole table's share: 2 x 32 (as discarder) + 32 + 32
-    standing = page.get_by_test_id("standing")
-    got = {int(standing.nth(i).get_attribute("data-player")):
-           standing.nth(i).get_by_test_id("standing-points").inner_text() for i in range(4)}
-    assert got == {0: "+128", 1: "0", 2: "-128", 3: "0"}
+    held = server.get(f"/api/ledgers/{edit}")["hands"]
+    assert len(held) == 1
+    # Big Three Dragons, the third on Cy's discard: 7 tai (as the scorer counts them) and
+    # Cy liable (Bao); what that pays, hand row and standings, is the reckoning's to say
+    h = held[0]
+    assert (h["entry"]["winner"], h["entry"]["from"], h["raw_tai"], h["liable"]) == (0, 2, 7, 2)
+    shows(page, [{"type": "win", "winner": 0, "from": 2, "tai": h["raw_tai"],
+                  "liable": h["liable"]}])
     assert errors == []
     ctx.close()
 
