@@ -284,6 +284,24 @@ def test_create_table_tapped_twice_makes_one_table(browser: Any, server: Server,
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_a_ladder_rung_tapped_twice_makes_and_starts_one_table(browser: Any, server: Server,
+                                                              mode: str) -> None:
+    ctx, page, errors = open_page(browser, mode)
+    page.goto(server.url + "/")
+    hit(page, page.locator('[data-testid="ladder-rung"][data-rung="lily-pond"]'), mode)
+    page.wait_for_url("**/t/*")
+    page.get_by_test_id("hand-tile").first.wait_for()
+    settled(page)
+    assert rows(server, "game_tables") == 1
+    table_id = page.url.rsplit("/", 1)[1]
+    info = server.get(f"/api/tables/{table_id}")
+    assert info["status"] == "playing"
+    assert [s["name"] for s in info["seats"][1:]] == ["Rabbit", "Hedgehog", "Fox"]
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_take_a_seat_tapped_twice_takes_one_seat(browser: Any, server: Server,
                                                  mode: str) -> None:
     made = post(server, "/api/tables", {"name": "Ann", "rules": "casual", "seed": 3})
