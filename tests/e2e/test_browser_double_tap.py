@@ -174,6 +174,74 @@ def test_delete_tapped_twice_deletes_that_hand_only_and_can_be_undone(
     ctx.close()
 
 
+def add_payout(page: Any, player: int, reason: str) -> None:
+    page.get_by_test_id("instant-player").select_option(str(player))
+    page.get_by_test_id("instant-reason").select_option(reason)
+
+
+def save_new_hand(page: Any, count: int) -> None:
+    """Save the form as a new hand with one plain click, and wait for its row."""
+    page.get_by_test_id("entry-save").click()
+    page.wait_for_function("(n) => document.querySelectorAll('[data-testid=hand-row]')"
+                           ".length === n", arg=count)
+    settled(page)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_add_this_payout_tapped_twice_adds_one_payout(browser: Any, server: Server,
+                                                      mode: str) -> None:
+    edit = ledger_with(server, HANDS[:1])
+    ctx, page, errors = open_page(browser, mode)
+    page.goto(f"{server.url}/ledger/{edit}")
+    page.get_by_test_id("hand-row").first.wait_for()
+    new = {"type": "win", "winner": 3, "tai": 2, "from": 0,
+           "instant": [{"player": 1, "reason": "claimed-kong"}]}
+    fill_win(page, new)
+    add_payout(page, 1, "claimed-kong")
+    # scrolled down to the button, the list of payouts above the screen, as on a phone: the
+    # payout added there does not move the button (the browser keeps what is in view where
+    # it was), so a second tap lands on it again
+    page.evaluate("() => window.scrollBy(0, document.getElementById('instant-list')"
+                  ".getBoundingClientRect().bottom)")
+    hit(page, page.get_by_test_id("instant-add"), mode)
+    expect(page.get_by_test_id("instant-item")).to_have_count(1)
+    save_new_hand(page, 2)
+    held = entries(server, edit)
+    assert held == [HANDS[0], new]
+    shows(page, held)           # the totals are the reckoning's of the hands held
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_remove_a_payout_tapped_twice_removes_that_payout_only(browser: Any, server: Server,
+                                                               mode: str) -> None:
+    edit = ledger_with(server, HANDS[:1])
+    ctx, page, errors = open_page(browser, mode)
+    page.goto(f"{server.url}/ledger/{edit}")
+    page.get_by_test_id("hand-row").first.wait_for()
+    payouts = [{"player": 0, "reason": "claimed-kong"}, {"player": 2, "reason": "added-kong"},
+               {"player": 3, "reason": "four-flowers"}]
+    new = {"type": "win", "winner": 3, "tai": 2, "from": 0}
+    fill_win(page, new)
+    for p in payouts:
+        add_payout(page, p["player"], p["reason"])
+        page.get_by_test_id("instant-add").click()
+    expect(page.get_by_test_id("instant-item")).to_have_count(3)
+    page.wait_for_timeout(1000)     # the adds are three taps, not one: the next is a new one
+    # the middle one goes; the third must not take its place under the finger
+    hit(page, page.get_by_test_id("instant-item").nth(1).get_by_role("button"), mode)
+    expect(page.get_by_test_id("instant-item")).to_have_count(2)
+    assert page.get_by_test_id("instant-item").all_inner_texts() == [
+        "Ann: a claimed kong remove", "Dee: all four Flowers remove"]
+    save_new_hand(page, 2)
+    held = entries(server, edit)
+    assert held == [HANDS[0], {**new, "instant": [payouts[0], payouts[2]]}]
+    shows(page, held)
+    assert errors == []
+    ctx.close()
+
+
 def test_delete_sits_apart_from_edit_on_a_phone(browser: Any, server: Server) -> None:
     edit = ledger_with(server, HANDS)
     ctx, page, _ = open_page(browser, "two-taps")
