@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Server
+from .driver import Person
 from .test_browser_ledger import shows
 
 PHONE = {"width": 390, "height": 844}
@@ -29,6 +30,20 @@ HANDS: list[dict[str, Any]] = [
 MODES = ["two-taps", "three-taps", "double-click"]
 
 
+# Chromium's network emulation slows HTTP but not a WebSocket's messages: the table's socket
+# gets the same latency in the page, each message sent or received that much later, in order
+SOCKET_LATENCY_JS = """(() => {
+  const Real = window.WebSocket, LATENCY = %d;
+  window.WebSocket = class extends Real {
+    send(data) {
+      setTimeout(() => { if (this.readyState === Real.OPEN) super.send(data); }, LATENCY);
+    }
+    set onmessage(f) { super.onmessage = (ev) => setTimeout(() => f.call(this, ev), LATENCY); }
+    get onmessage() { return super.onmessage; }
+  };
+})();"""
+
+
 def open_page(browser: Any, mode: str) -> tuple[Any, Any, list[str]]:
     """A phone on a slow mobile network, or (double-click) a desktop with none."""
     if mode == "double-click":
@@ -36,6 +51,7 @@ def open_page(browser: Any, mode: str) -> tuple[Any, Any, list[str]]:
         page = ctx.new_page()
     else:
         ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+        ctx.add_init_script(SOCKET_LATENCY_JS % LATENCY_MS)
         page = ctx.new_page()
         cdp = ctx.new_cdp_session(page)
         cdp.send("Network.enable")
@@ -425,4 +441,68 @@ def test_a_tap_before_the_page_is_ready_sends_nothing(browser: Any, server: Serv
         route.continue_()
     expect(target).to_be_enabled()
     assert page.url == server.url + path and errors == []
+    ctx.close()
+
+
+# ---------------------------------------------------------------- the table
+
+STATUS_JS = """() => { window.statusSeen = [];
+  new MutationObserver(() => window.statusSeen.push(document.getElementById('status').textContent))
+    .observe(document.getElementById('status'), {childList: true, characterData: true,
+                                                 subtree: true}); }"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_throw_and_a_skip_tapped_twice_are_sent_once_and_say_nothing_is_wrong(
+        browser: Any, server: Server, mode: str) -> None:
+    """Ann throws with the Throw button and skips a claim with Skip, each tapped twice (or
+    three times, or double-clicked): the page sends one answer to each request, the server
+    takes it, and the status line never says the decision was not hers or no longer open."""
+    ctx, page, errors = open_page(browser, mode)
+    sent: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on(
+        "framesent", lambda payload: sent.append(json.loads(payload))))
+    page.goto(server.url + "/")
+    page.get_by_test_id("create-name").fill("Ann")
+    page.get_by_test_id("create-seed").fill("3")
+    page.get_by_test_id("create").click()
+    page.wait_for_url("**/t/*")
+    table_id = page.url.rsplit("/", 1)[1]
+    page.get_by_test_id("start").click()
+    page.get_by_test_id("hand-tile").first.wait_for()
+    page.evaluate(STATUS_JS)
+    person = Person(page, "clicks")
+    tapped: dict[str, int] = {}        # the kind of decision -> the request answered by taps
+    while len(tapped) < 2:
+        assert not person.hand_over(), f"the hand ended first; tapped {tapped}"
+        req = person.pending()
+        if req is None:
+            page.wait_for_timeout(50)
+            continue
+        kinds = {a["type"] for a in req["legal"]}
+        if "discard" in kinds and "win" not in kinds and "discard" not in tapped:
+            drawn = req["drawn"]
+            page.locator(f'[data-testid="hand-tile"][data-tile="{drawn}"]').last.click()  # pick
+            hit(page, page.get_by_test_id("action-discard"), mode)
+            tapped["discard"] = req["id"]
+        elif kinds == {"pass", "pong"} | (kinds & {"chow", "kong"}) and "pass" not in tapped:
+            hit(page, page.get_by_test_id("action-pass"), mode)
+            tapped["pass"] = req["id"]
+        else:
+            person.answer()
+            continue
+        page.wait_for_function("(id) => !window.sgmj.request || window.sgmj.request.id !== id",
+                               arg=req["id"])
+    page.wait_for_timeout(1500)     # any answer to a second copy has come back by now
+    actions = [m for m in sent if m.get("type") == "action"]
+    for kind, rid in tapped.items():
+        mine = [m for m in actions if m.get("id") == rid]
+        assert len(mine) == 1 and mine[0]["action"]["type"] == kind, (kind, mine)
+    seen = page.evaluate("() => window.statusSeen")
+    assert not [t for t in seen if "not your decision" in t or "no longer open" in t], seen
+    # the server took each once: Ann's throws in its log are the throws she answered
+    _, events = server.stored(table_id)
+    throws = [e for e in events if type(e).__name__ == "Discarded" and e.seat == 0]
+    assert len(throws) == sum(1 for m in actions if m["action"]["type"] == "discard")
+    assert errors == []
     ctx.close()
