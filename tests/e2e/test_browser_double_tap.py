@@ -1,8 +1,10 @@
 """One tap, one change: every button that changes something, tapped twice on a phone on a
 slow mobile network (400 ms of latency, taps 200 ms apart), three times, and double-clicked
-with no latency at all, changes the ledger or the lobby once; and a request whose answer
-the network loses is sent again and carried out once. The ledger's totals are checked
-against an independent reckoning of the hands the server holds (ledger_model.py)."""
+with no latency at all, changes the ledger, the lobby or the table once (a rung of the
+practice ladder makes one table; a throw or a Skip at the table is one answer); and a
+request whose answer the network loses is sent again and carried out once. The ledger's
+totals are checked against an independent reckoning of the hands the server holds
+(ledger_model.py)."""
 
 from __future__ import annotations
 
