@@ -1,8 +1,10 @@
 """One tap, one change: every button that changes something, tapped twice on a phone on a
 slow mobile network (400 ms of latency, taps 200 ms apart), three times, and double-clicked
-with no latency at all, changes the ledger or the lobby once; and a request whose answer
-the network loses is sent again and carried out once. The ledger's totals are checked
-against an independent reckoning of the hands the server holds (ledger_model.py)."""
+with no latency at all, changes the ledger, the lobby or the table once (a rung of the
+practice ladder makes one table; a throw or a Skip at the table is one answer); and a
+request whose answer the network loses is sent again and carried out once. The ledger's
+totals are checked against an independent reckoning of the hands the server holds
+(ledger_model.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Server
+from .driver import Person
 from .test_browser_ledger import shows
 
 PHONE = {"width": 390, "height": 844}
@@ -29,6 +32,20 @@ HANDS: list[dict[str, Any]] = [
 MODES = ["two-taps", "three-taps", "double-click"]
 
 
+# Chromium's network emulation slows HTTP but not a WebSocket's messages: the table's socket
+# gets the same latency in the page, each message sent or received that much later, in order
+SOCKET_LATENCY_JS = """(() => {
+  const Real = window.WebSocket, LATENCY = %d;
+  window.WebSocket = class extends Real {
+    send(data) {
+      setTimeout(() => { if (this.readyState === Real.OPEN) super.send(data); }, LATENCY);
+    }
+    set onmessage(f) { super.onmessage = (ev) => setTimeout(() => f.call(this, ev), LATENCY); }
+    get onmessage() { return super.onmessage; }
+  };
+})();"""
+
+
 def open_page(browser: Any, mode: str) -> tuple[Any, Any, list[str]]:
     """A phone on a slow mobile network, or (double-click) a desktop with none."""
     if mode == "double-click":
@@ -36,6 +53,7 @@ def open_page(browser: Any, mode: str) -> tuple[Any, Any, list[str]]:
         page = ctx.new_page()
     else:
         ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+        ctx.add_init_script(SOCKET_LATENCY_JS % LATENCY_MS)
         page = ctx.new_page()
         cdp = ctx.new_cdp_session(page)
         cdp.send("Network.enable")
@@ -174,6 +192,74 @@ def test_delete_tapped_twice_deletes_that_hand_only_and_can_be_undone(
     ctx.close()
 
 
+def add_payout(page: Any, player: int, reason: str) -> None:
+    page.get_by_test_id("instant-player").select_option(str(player))
+    page.get_by_test_id("instant-reason").select_option(reason)
+
+
+def save_new_hand(page: Any, count: int) -> None:
+    """Save the form as a new hand with one plain click, and wait for its row."""
+    page.get_by_test_id("entry-save").click()
+    page.wait_for_function("(n) => document.querySelectorAll('[data-testid=hand-row]')"
+                           ".length === n", arg=count)
+    settled(page)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_add_this_payout_tapped_twice_adds_one_payout(browser: Any, server: Server,
+                                                      mode: str) -> None:
+    edit = ledger_with(server, HANDS[:1])
+    ctx, page, errors = open_page(browser, mode)
+    page.goto(f"{server.url}/ledger/{edit}")
+    page.get_by_test_id("hand-row").first.wait_for()
+    new = {"type": "win", "winner": 3, "tai": 2, "from": 0,
+           "instant": [{"player": 1, "reason": "claimed-kong"}]}
+    fill_win(page, new)
+    add_payout(page, 1, "claimed-kong")
+    # scrolled down to the button, the list of payouts above the screen, as on a phone: the
+    # payout added there does not move the button (the browser keeps what is in view where
+    # it was), so a second tap lands on it again
+    page.evaluate("() => window.scrollBy(0, document.getElementById('instant-list')"
+                  ".getBoundingClientRect().bottom)")
+    hit(page, page.get_by_test_id("instant-add"), mode)
+    expect(page.get_by_test_id("instant-item")).to_have_count(1)
+    save_new_hand(page, 2)
+    held = entries(server, edit)
+    assert held == [HANDS[0], new]
+    shows(page, held)           # the totals are the reckoning's of the hands held
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_remove_a_payout_tapped_twice_removes_that_payout_only(browser: Any, server: Server,
+                                                               mode: str) -> None:
+    edit = ledger_with(server, HANDS[:1])
+    ctx, page, errors = open_page(browser, mode)
+    page.goto(f"{server.url}/ledger/{edit}")
+    page.get_by_test_id("hand-row").first.wait_for()
+    payouts = [{"player": 0, "reason": "claimed-kong"}, {"player": 2, "reason": "added-kong"},
+               {"player": 3, "reason": "four-flowers"}]
+    new = {"type": "win", "winner": 3, "tai": 2, "from": 0}
+    fill_win(page, new)
+    for p in payouts:
+        add_payout(page, p["player"], p["reason"])
+        page.get_by_test_id("instant-add").click()
+    expect(page.get_by_test_id("instant-item")).to_have_count(3)
+    page.wait_for_timeout(1000)     # the adds are three taps, not one: the next is a new one
+    # the middle one goes; the third must not take its place under the finger
+    hit(page, page.get_by_test_id("instant-item").nth(1).get_by_role("button"), mode)
+    expect(page.get_by_test_id("instant-item")).to_have_count(2)
+    assert page.get_by_test_id("instant-item").all_inner_texts() == [
+        "Ann: a claimed kong remove", "Dee: all four Flowers remove"]
+    save_new_hand(page, 2)
+    held = entries(server, edit)
+    assert held == [HANDS[0], {**new, "instant": [payouts[0], payouts[2]]}]
+    shows(page, held)
+    assert errors == []
+    ctx.close()
+
+
 def test_delete_sits_apart_from_edit_on_a_phone(browser: Any, server: Server) -> None:
     edit = ledger_with(server, HANDS)
     ctx, page, _ = open_page(browser, "two-taps")
@@ -223,14 +309,14 @@ def test_add_to_the_ledger_from_the_calculator_tapped_twice_adds_one_hand(
     page.wait_for_url(f"**/ledger/{edit}")
     page.get_by_test_id("hand-row").first.wait_for()
     settled(page)
-    held = entries(server, edit)
-    assert len(held) == 1 and held[0]["winner"] == 0 and held[0]["from"] == 2
-    # Big Three Dragons, the third on Cy's discard: 7 tai, paid at the cap of 5 (base 32);
-    # Cy is liable (Bao) and pays the whole table's share: 2 x 32 (as discarder) + 32 + 32
-    standing = page.get_by_test_id("standing")
-    got = {int(standing.nth(i).get_attribute("data-player")):
-           standing.nth(i).get_by_test_id("standing-points").inner_text() for i in range(4)}
-    assert got == {0: "+128", 1: "0", 2: "-128", 3: "0"}
+    held = server.get(f"/api/ledgers/{edit}")["hands"]
+    assert len(held) == 1
+    # Big Three Dragons, the third on Cy's discard: 7 tai (as the scorer counts them) and
+    # Cy liable (Bao); what that pays, hand row and standings, is the reckoning's to say
+    h = held[0]
+    assert (h["entry"]["winner"], h["entry"]["from"], h["raw_tai"], h["liable"]) == (0, 2, 7, 2)
+    shows(page, [{"type": "win", "winner": 0, "from": 2, "tai": h["raw_tai"],
+                  "liable": h["liable"]}])
     assert errors == []
     ctx.close()
 
@@ -279,6 +365,24 @@ def test_create_table_tapped_twice_makes_one_table(browser: Any, server: Server,
     page.get_by_test_id("start").wait_for()
     settled(page)
     assert rows(server, "game_tables") == 1
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_ladder_rung_tapped_twice_makes_and_starts_one_table(browser: Any, server: Server,
+                                                              mode: str) -> None:
+    ctx, page, errors = open_page(browser, mode)
+    page.goto(server.url + "/")
+    hit(page, page.locator('[data-testid="ladder-rung"][data-rung="lily-pond"]'), mode)
+    page.wait_for_url("**/t/*")
+    page.get_by_test_id("hand-tile").first.wait_for()
+    settled(page)
+    assert rows(server, "game_tables") == 1
+    table_id = page.url.rsplit("/", 1)[1]
+    info = server.get(f"/api/tables/{table_id}")
+    assert info["status"] == "playing"
+    assert [s["name"] for s in info["seats"][1:]] == ["Rabbit", "Hedgehog", "Fox"]
     assert errors == []
     ctx.close()
 
@@ -339,4 +443,68 @@ def test_a_tap_before_the_page_is_ready_sends_nothing(browser: Any, server: Serv
         route.continue_()
     expect(target).to_be_enabled()
     assert page.url == server.url + path and errors == []
+    ctx.close()
+
+
+# ---------------------------------------------------------------- the table
+
+STATUS_JS = """() => { window.statusSeen = [];
+  new MutationObserver(() => window.statusSeen.push(document.getElementById('status').textContent))
+    .observe(document.getElementById('status'), {childList: true, characterData: true,
+                                                 subtree: true}); }"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_throw_and_a_skip_tapped_twice_are_sent_once_and_say_nothing_is_wrong(
+        browser: Any, server: Server, mode: str) -> None:
+    """Ann throws with the Throw button and skips a claim with Skip, each tapped twice (or
+    three times, or double-clicked): the page sends one answer to each request, the server
+    takes it, and the status line never says the decision was not hers or no longer open."""
+    ctx, page, errors = open_page(browser, mode)
+    sent: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on(
+        "framesent", lambda payload: sent.append(json.loads(payload))))
+    page.goto(server.url + "/")
+    page.get_by_test_id("create-name").fill("Ann")
+    page.get_by_test_id("create-seed").fill("3")
+    page.get_by_test_id("create").click()
+    page.wait_for_url("**/t/*")
+    table_id = page.url.rsplit("/", 1)[1]
+    page.get_by_test_id("start").click()
+    page.get_by_test_id("hand-tile").first.wait_for()
+    page.evaluate(STATUS_JS)
+    person = Person(page, "clicks")
+    tapped: dict[str, int] = {}        # the kind of decision -> the request answered by taps
+    while len(tapped) < 2:
+        assert not person.hand_over(), f"the hand ended first; tapped {tapped}"
+        req = person.pending()
+        if req is None:
+            page.wait_for_timeout(50)
+            continue
+        kinds = {a["type"] for a in req["legal"]}
+        if "discard" in kinds and "win" not in kinds and "discard" not in tapped:
+            drawn = req["drawn"]
+            page.locator(f'[data-testid="hand-tile"][data-tile="{drawn}"]').last.click()  # pick
+            hit(page, page.get_by_test_id("action-discard"), mode)
+            tapped["discard"] = req["id"]
+        elif kinds == {"pass", "pong"} | (kinds & {"chow", "kong"}) and "pass" not in tapped:
+            hit(page, page.get_by_test_id("action-pass"), mode)
+            tapped["pass"] = req["id"]
+        else:
+            person.answer()
+            continue
+        page.wait_for_function("(id) => !window.sgmj.request || window.sgmj.request.id !== id",
+                               arg=req["id"])
+    page.wait_for_timeout(1500)     # any answer to a second copy has come back by now
+    actions = [m for m in sent if m.get("type") == "action"]
+    for kind, rid in tapped.items():
+        mine = [m for m in actions if m.get("id") == rid]
+        assert len(mine) == 1 and mine[0]["action"]["type"] == kind, (kind, mine)
+    seen = page.evaluate("() => window.statusSeen")
+    assert not [t for t in seen if "not your decision" in t or "no longer open" in t], seen
+    # the server took each once: Ann's throws in its log are the throws she answered
+    _, events = server.stored(table_id)
+    throws = [e for e in events if type(e).__name__ == "Discarded" and e.seat == 0]
+    assert len(throws) == sum(1 for m in actions if m["action"]["type"] == "discard")
+    assert errors == []
     ctx.close()

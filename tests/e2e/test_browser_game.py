@@ -101,6 +101,8 @@ def test_a_whole_quick_game_shows_the_engines_totals_and_the_winners_tiles(
     # the last hand's result stays until asked for the standings
     assert len(shown) == 4 and "Final standings" in shown[-1]["box"]["text"]
     standings = [li.inner_text() for li in page.get_by_test_id("standings").locator("li").all()]
+    places = page.get_by_test_id("standings").locator("li").evaluate_all(
+        "lis => lis.map(li => li.value)")     # the number the list shows: equal scores share it
     match_review = [p.inner_text() for p in page.get_by_test_id("match-review").locator("p").all()]
     centre = page.get_by_test_id("turn").inner_text()
     log = page.evaluate("() => [...document.querySelectorAll('#log li')].map(li => li.textContent)")
@@ -150,6 +152,7 @@ def test_a_whole_quick_game_shows_the_engines_totals_and_the_winners_tiles(
     order = sorted(range(4), key=lambda p: -final[p])
     assert standings == [f"{names[p]}: {final[p]} point{'' if abs(final[p]) == 1 else 's'}"
                          for p in order]
+    assert places == [1 + sum(1 for q in final if q > final[p]) for p in order]
     assert centre == "Match over"
     # the summary of Ann's play, from the engine's review of the record for player 0
     assert match_review == match_summary(

@@ -7,6 +7,8 @@ import json
 import urllib.request
 from typing import Any
 
+from playwright.sync_api import expect
+
 from .conftest import Server
 from .test_browser_table import create_table, wait_for_request
 
@@ -57,6 +59,32 @@ def test_the_join_page_names_the_host_and_the_rules_and_a_full_table(
     assert not fifth.get_by_test_id("join").is_visible()
     for p in (host, guest, fifth):
         p.context.close()
+
+
+def test_a_second_player_with_the_hosts_name_in_other_capitals_is_refused_on_the_join_page(
+        browser: Any, server: Server) -> None:
+    made = _post(server, "/api/tables", {"name": "Ann Lee", "rules": "standard"})
+    table_id = made["table_id"]
+    guest = browser.new_context().new_page()
+    errors: list[str] = []
+    guest.on("pageerror", lambda exc: errors.append(str(exc)))
+    guest.goto(made["invite"])
+    guest.get_by_test_id("join-name").fill("  aNN   lee ")
+    guest.get_by_test_id("join").click()
+    status = guest.get_by_test_id("status")
+    expect(status).to_have_text("Ann Lee is already at this table: pick another name "
+                                "(names must differ, whatever their capitals)")
+    # no seat was taken: the form stays for another name, and that one is taken at once
+    seats = server.get(f"/api/tables/{table_id}")["seats"]
+    assert [s["name"] for s in seats if s["kind"] == "human"] == ["Ann Lee"]
+    expect(guest.get_by_test_id("join")).to_be_enabled()
+    guest.get_by_test_id("join-name").fill("Anne")
+    guest.get_by_test_id("join").click()
+    guest.get_by_test_id("join").wait_for(state="hidden")
+    seats = server.get(f"/api/tables/{table_id}")["seats"]
+    assert [s["name"] for s in seats if s["kind"] == "human"] == ["Ann Lee", "Anne"]
+    assert errors == []
+    guest.context.close()
 
 
 def test_casual_scoring_brings_the_gentlest_opponents_until_the_user_picks(

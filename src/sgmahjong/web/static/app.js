@@ -11,6 +11,9 @@
     // hints on or off is the player's choice, kept in this browser as the sound's is
     request: null, n: 0, hints: null, hintsOn: localStorage.getItem("sgmj.hints") === "1",
     cursor: 0, picked: null,
+    // answered: the id of the request an action was sent for, until the server answers it
+    // (ack, error) or sends another request; readySent: "Next hand" was pressed for this end
+    answered: null, readySent: false,
     muted: localStorage.getItem("sgmj.muted") === "1", lastAt: {}, ws: null, retry: 0, over: false,
     seat: null, board: null, aiTouched: false, matchEnd: null, lastHand: null, nextHandAt: 0,
   };
@@ -255,18 +258,20 @@
       case "table": S.table = msg.table; tableInfo(); break;
       case "hello": S.seat = msg.seat; break;
       case "event": S.n = msg.n; onEvent(msg.event); break;
-      case "view": S.view = msg.view; S.board = board(msg); S.n = Math.max(S.n, msg.n); S.request = null; render(); break;
+      case "view": S.view = msg.view; S.board = board(msg); S.n = Math.max(S.n, msg.n); S.request = null; S.answered = null; render(); break;
       case "request":
         S.view = msg.view; S.board = board(msg); S.request = msg; S.n = Math.max(S.n, msg.n); S.picked = null;
+        S.answered = null;
         // deadline_ms is the time left when sent (0: no limit): fix it to this clock
         msg.deadlineAt = msg.deadline_ms > 0 ? Date.now() + msg.deadline_ms : 0;
         if (S.hintsOn && S.table && S.table.hints) send({ type: "hints" });
         render(); SOUNDS.turn(); break;
-      case "ack": S.request = null; render(); break;
+      case "ack": S.request = null; S.answered = null; render(); break;
       case "hints": S.hints = msg.hints; renderHints(); render(); break;
       case "hand-end": S.hints = null; S.review = msg.review || null; renderHints(); handEnd(msg.hand, msg.ladder, S.review, msg.next_in_ms); break;
       case "match-end": matchEnd(msg); break;
-      case "error": status(msg.message); break;
+      // a refused action can be tried again (the request is still open)
+      case "error": status(msg.message); if (S.answered !== null) { S.answered = null; render(); } break;
       case "notice": status(msg.message); break;
       default: break;
     }
@@ -373,6 +378,8 @@
     return { tiles, drawn: -1 };
   }
   const legal = () => (S.request ? S.request.legal : []);
+  // the open request has been answered from this page and the answer is on its way
+  const answering = () => S.request !== null && S.answered === S.request.id;
   const canDiscard = (t) => legal().some((a) => a.type === "discard" && a.tile === t);
 
   function render() {
@@ -411,6 +418,7 @@
   }
 
   function pickOrThrow(tiles) {
+    if (answering()) return;    // a tap after the throw: the tile is already on its way
     const t = tiles[S.cursor];
     if (S.picked === S.cursor && canDiscard(t)) { act({ type: "discard", tile: t }); return; }
     S.picked = S.cursor;
@@ -443,12 +451,12 @@
       if (a.type === "discard") continue;
       buttons.push(el("button", {
         type: "button", class: a.type === "win" ? "primary" : "", "data-testid": `action-${a.type}`,
-        "data-action": JSON.stringify(a), onclick: () => act(a),
+        "data-action": JSON.stringify(a), onclick: () => act(a), ...busyAttrs(),
       }, label(a)));
     }
     const t = tiles[S.picked === null ? S.cursor : S.picked];
     if (t && canDiscard(t)) {
-      buttons.push(el("button", { type: "button", "data-testid": "action-discard", onclick: () => act({ type: "discard", tile: t }) }, `Throw ${tileName(t)} (Enter)`));
+      buttons.push(el("button", { type: "button", "data-testid": "action-discard", onclick: () => act({ type: "discard", tile: t }), ...busyAttrs() }, `Throw ${tileName(t)} (Enter)`));
     }
     if (S.table.hints) {
       buttons.push(el("button", { type: "button", "data-testid": "toggle-hints", "aria-pressed": String(S.hintsOn), onclick: toggleHints }, S.hintsOn ? "Hide hints (H)" : [icon("hint"), " Hints (H)"]));
@@ -473,10 +481,18 @@
     c.classList.toggle("low", left <= 5);
   }
   setInterval(tick, 250);
+  // The decision buttons are busy (disabled) while an answer is on its way: the server
+  // takes one answer to a request, so a second tap would only be refused ("it is not your
+  // decision now", "request N is no longer open") and that refusal shown. One answer is
+  // sent per request; the buttons come back with the server's ack, its error or the next
+  // request.
+  function busyAttrs() { return answering() ? { disabled: true, "aria-busy": "true" } : {}; }
   function act(action) {
-    if (!S.request) return;
+    if (!S.request || answering()) return;
     send({ type: "action", id: S.request.id, action });
+    S.answered = S.request.id;
     S.picked = null;
+    render();
   }
   function toggleHints() {
     if (!S.table || !S.table.hints) return;
@@ -605,6 +621,7 @@
   // when every player is ready)
   function handEnd(h, ladder, review, nextInMs) {
     S.lastHand = { h, review };
+    S.readySent = false;
     S.nextHandAt = nextInMs > 0 ? Date.now() + nextInMs : 0;
     overlay(...resultBox(h, ladder, review, false));
     tick();
@@ -623,7 +640,9 @@
     if (S.nextHandAt && !S.matchEnd) kids.push(el("p", { class: "small", "data-testid": "next-hand-in", role: "timer" }));
     kids.push(el("button", { type: "button", class: "primary", "data-testid": "next-hand", onclick: () => {
       if (S.matchEnd) { showMatchEnd(S.matchEnd); return; }
-      $("overlay").hidden = true; send({ type: "ready" });
+      $("overlay").hidden = true;
+      // ready once per hand end, however often Next hand (or Enter) is pressed
+      if (!S.readySent) { S.readySent = true; send({ type: "ready" }); }
     } }, S.matchEnd ? "Final standings" : "Next hand"));
     return kids;
   }

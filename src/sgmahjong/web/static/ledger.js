@@ -9,6 +9,11 @@
     ["four-animals", "all four Animals"], ["four-flowers", "all four Flowers"],
     ["four-seasons", "all four Seasons"]];
   const PAIRS = ["cat-mouse", "rooster-centipede", "own-flower-season"];
+  // A payout is added or removed in the form alone (nothing is sent until the hand is
+  // saved), so no request can keep its button busy. A tap on "Add this payout" this soon
+  // after the last one, for the same payout, is the same tap again (a double or triple
+  // tap), not a second payout.
+  const SAME_TAP_MS = 500;
   const $ = (id) => document.getElementById(id);
   const { el } = window.sgmjDom;
   const R = window.sgmjRequest;
@@ -95,9 +100,16 @@
     $("entry-13-note").textContent = `Thirteen Wonders is ${tw} tai under ${d.rules}; more only with bonus tiles or the like.`;
     $("entry-kong").checked = E.kong;
     $("instant-box").hidden = !d.has_instant;
-    $("instant-list").replaceChildren(...E.instant.map((p, i) => el("li", { "data-testid": "instant-item" },
-      `${names[p.player]}: ${Object.fromEntries(REASONS)[p.reason]}${p.dealt ? " (in the deal)" : ""} `,
-      el("button", { type: "button", onclick: () => { E.instant.splice(i, 1); drawEntry(); } }, "remove"))));
+    // A removed payout keeps its row, struck out, with a disabled button where "remove" was,
+    // until the next payout is added or the form is emptied: the rows below do not move up
+    // under a finger that taps again, and a second tap takes nothing. Rows go by their own
+    // id, never by their place.
+    const said = (p) => `${names[p.player]}: ${Object.fromEntries(REASONS)[p.reason]}${p.dealt ? " (in the deal)" : ""}`;
+    $("instant-list").replaceChildren(...E.instant.map((p) => (p.removed
+      ? el("li", { class: "removed", "data-testid": "instant-removed" }, el("s", {}, said(p)), " ",
+        el("button", { type: "button", disabled: true }, "removed"))
+      : el("li", { "data-testid": "instant-item", "data-id": p.id }, `${said(p)} `,
+        el("button", { type: "button", onclick: () => removePayout(p.id) }, "remove")))));
     $("entry-save").textContent = L.editing === null ? "Add hand" : "Save changes";
     // nothing to save until a winner is chosen: a tap that comes just after a hand was
     // saved (and the form emptied) saves nothing and says nothing
@@ -123,7 +135,8 @@
       if (E.thirteen) out.thirteen_wonders = true;
       if (E.liable !== null) out.liable = E.liable;
     } else if (E.kong) out.kong = true;
-    if (E.instant.length) out.instant = E.instant.map((p) => Object.assign({ player: p.player, reason: p.reason }, p.dealt ? { dealt: true } : {}));
+    const kept = E.instant.filter((p) => !p.removed);
+    if (kept.length) out.instant = kept.map((p) => Object.assign({ player: p.player, reason: p.reason }, p.dealt ? { dealt: true } : {}));
     return out;
   }
   function entryFrom(h) {
@@ -136,8 +149,24 @@
     E.thirteen = !!e.thirteen_wonders;
     E.liable = h.liable === undefined ? null : h.liable;
     E.kong = !!e.kong;
-    E.instant = (e.instant || []).map((p) => Object.assign({}, p));
+    E.instant = (e.instant || []).map((p) => payout(p));
     return E;
+  }
+  // a payout of the form, with an id of its own in this page (not sent)
+  let payoutIds = 0;
+  function payout(p) {
+    return { id: ++payoutIds, player: p.player, reason: p.reason, dealt: !!p.dealt, removed: false };
+  }
+  // when "Add this payout" was last tapped, and for which payout
+  let lastAdd = { at: -Infinity, what: null };
+  function removePayout(id) {
+    // a tap this soon after Add is that tap's second half, landing on the new row's
+    // "remove" that the added row moved under the finger
+    if (performance.now() - lastAdd.at < SAME_TAP_MS) return;
+    const p = L.entry.instant.find((x) => x.id === id && !x.removed);
+    if (!p) return;    // already removed: a repeated tap
+    p.removed = true;
+    drawEntry();
   }
   function problem(exc) {
     $("entry-error").textContent = exc.message;
@@ -283,7 +312,15 @@
     $("instant-reason").replaceChildren(...REASONS.filter(([v]) => paid.includes(v)).map(([v, t]) => el("option", { value: v }, t)));
     $("instant-add").addEventListener("click", () => {
       const reason = $("instant-reason").value;
-      L.entry.instant.push({ player: Number($("instant-player").value), reason, dealt: PAIRS.includes(reason) && $("instant-dealt").checked });
+      const p = payout({ player: Number($("instant-player").value), reason, dealt: PAIRS.includes(reason) && $("instant-dealt").checked });
+      // the same payout again this soon is the same tap again; each tap of a quick run
+      // restarts the wait, so three taps 200 ms apart are one; another payout is never held
+      const what = `${p.player} ${p.reason} ${p.dealt}`, now = performance.now();
+      const repeat = what === lastAdd.what && now - lastAdd.at < SAME_TAP_MS;
+      lastAdd = { at: now, what };
+      if (repeat) return;
+      L.entry.instant = L.entry.instant.filter((x) => !x.removed);
+      L.entry.instant.push(p);
       drawEntry();
     });
     L.timer = setTimeout(poll, POLL_MS);
