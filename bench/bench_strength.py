@@ -49,6 +49,8 @@ def field(names: Sequence[str]) -> dict[str, PlayerFactory]:
             from sgmahjong.env.model import ModelAgent, load
             params = load(n[len("model:"):])
             players[n] = lambda seed, params=params: ModelAgent(params, seed)
+        elif n.startswith("owl~"):
+            players[n] = variant(n)
         else:
             from sgmahjong.agents import make_agent
             players[n] = lambda seed, n=n: make_agent(n, seed)
@@ -56,6 +58,44 @@ def field(names: Sequence[str]) -> dict[str, PlayerFactory]:
 
 
 Row = tuple[int, int, int]   # points, won, dealt in
+
+
+def variant(name: str) -> PlayerFactory:
+    """``owl~FIELD=V[~FIELD=V]``: the Owl with fields of its points model changed, for
+    experiments (``realise=0`` values no tai source not yet secured, ``anyway=99`` counts
+    no deal-in cost; a number fills every entry of a list field)."""
+    import dataclasses
+
+    from sgmahjong.agents.expected import load_points_model
+    from sgmahjong.agents.owl import Owl
+
+    model = load_points_model()
+    fox_claims = False
+    for part in name.split("~")[1:]:
+        key, _, value = part.partition("=")
+        if key == "foxclaims":
+            fox_claims = True
+            continue
+        old = getattr(model, key)
+        new = (tuple(float(value) for _ in old) if isinstance(old, tuple)
+               else float(value))
+        model = dataclasses.replace(model, **{key: new})
+
+    class Variant(Owl):
+        def claim(self, view, claims):  # type: ignore[no-untyped-def]
+            if not fox_claims:
+                return super().claim(view, claims)
+            from sgmahjong.agents.evaluation import claim_options, situation
+            from sgmahjong.agents.fox import Fox
+            from sgmahjong.game.actions import Kong
+            kongs = [a for a in claims if isinstance(a, Kong)]
+            for opt in claim_options(view, kongs, situation(view)):
+                if opt.after <= opt.before:
+                    return opt.action
+            return Fox.claim(self, view, claims)
+
+    Variant.model = model
+    return Variant
 
 
 def play_wall(args: tuple[str, int, tuple[str, ...], str]) -> dict[str, list[Row]]:

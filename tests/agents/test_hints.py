@@ -6,7 +6,8 @@ from test_levels import E, N, S, W, view_of  # tests/agents is on sys.path (root
 
 from sgmahjong.agents.danger import read_threats
 from sgmahjong.agents.dealin import DANGEROUS, SAFE, dealin, dealin_label, in_words
-from sgmahjong.agents.evaluation import claim_options
+from sgmahjong.agents.evaluation import claim_options, situation
+from sgmahjong.agents.expected import evaluate_claim, evaluate_pass
 from sgmahjong.agents.hints import (
     CLOSE,
     bao_warnings,
@@ -70,9 +71,12 @@ def test_tai_already_certain_from_an_animal() -> None:
 
 
 def test_claim_hints_take_a_useful_chow_and_skip_a_zero_tai_pong() -> None:
-    [chow] = claim_hints(view_of("23m456p789p34s7s8s9s", turn=E, window="4m"))
+    # the chow makes South ready on 2 or 5 Bamboo for ping hu, from one away
+    [chow] = claim_hints(view_of("23m456p789p34s55s8s", turn=E, window="4m"))
     assert isinstance(chow.action, Chow) and chow.take
     assert "to ready" in chow.sentence
+    assert chow.expected is not None and chow.skip_expected is not None
+    assert chow.expected > chow.skip_expected
     [pong] = claim_hints(view_of("123m456m789p55p3s9s", window="5p", turn=N))
     assert isinstance(pong.action, Pong) and not pong.take
     assert "no tai" in pong.sentence
@@ -167,10 +171,17 @@ def test_a_pong_that_gives_up_ping_hu_says_so() -> None:
     [pong] = claim_hints(view_of("22m34p678p23s45s77z", window="2m", turn=N))
     assert isinstance(pong.action, Pong) and pong.take and not pong.close
     assert pong.given_up == ("ping hu (4 tai)",)
+    # the verdict and the figures it gives are the Owl's own evaluation of both choices
+    v = view_of("22m34p678p23s45s77z", window="2m", turn=N)
+    take = evaluate_claim(v, situation(v), Pong())
+    skip = evaluate_pass(v, situation(v))
+    assert take is not None and take.expected > skip.expected
+    assert (pong.expected, pong.skip_expected) == (take.expected, skip.expected)
     assert pong.sentence == (
         "Take the Pong of 2 Characters: it brings you from 1 tile away from ready to ready, "
         "but it gives up ping hu (4 tai); your hand would have no tai yet, only the Red "
-        "Dragon pair to aim for.")
+        f"Dragon pair to aim for. Expected points: {take.expected:.1f} points taking it, "
+        f"{skip.expected:.1f} points skipping.")
 
 
 def test_a_claim_that_gives_up_nothing_says_nothing_of_it() -> None:
@@ -203,8 +214,10 @@ def test_trade_offs_say_nothing_of_tai_under_casual() -> None:
 # --------------------------------------------------------------- reading danger
 
 # West shows two sets and, after throwing honours and ends, has thrown middle tiles: it looks
-# ready. South holds a lone Red Dragon nobody has thrown, and 9 Characters, which West threw.
-DANGER_HAND = "123m456p78s5p99m2s3p7z"
+# ready. South holds a lone Red Dragon nobody has thrown, and 9 Characters, which West threw;
+# throwing the Red Dragon makes South ready for ping hu (4 tai), anything else leaves it one
+# away: a hand worth pushing, so the Owl throws the Red Dragon and the hint says how risky.
+DANGER_HAND = "123m456p678s35p99m7z"
 WEST_SETS = {W: ["pong 222s", "chow 345m"]}
 WEST_DISCARDS = {W: "1z9m1s2z4p6s", E: "1m2p"}
 
@@ -221,13 +234,13 @@ def test_a_discard_into_a_seat_that_looks_ready_is_dangerous_and_a_safe_tile_is_
     assert ("careful, West looks ready (two sets out and a sudden change from honours and "
             f"ends to middle tiles): Red Dragon is dangerous ({in_words(red.probability)} "
             "that someone wins on it); 9 Characters is safe (West threw it; "
-            f"{in_words(nine.probability)}), though it leaves you 2 tiles away from ready"
+            f"{in_words(nine.probability)}), though it leaves you 1 tile away from ready"
             ) in d.sentence
     [threat] = hints(v).threats
-    assert threat.seat == W and threat.safe == (Tile.M9, Tile.P4)
+    assert threat.seat == W and threat.safe == (Tile.M9, Tile.P4, Tile.S6)
     assert threat.sentence == ("West looks ready (two sets out and a sudden change from "
                                "honours and ends to middle tiles); safe against West in your "
-                               "hand: 9 Characters and 4 Circles.")
+                               "hand: 9 Characters, 4 Circles and 6 Bamboo.")
 
 
 def test_earlier_in_the_hand_the_same_tile_carries_some_risk() -> None:

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
+from sgmahjong.agents.dealin import dealin
 from sgmahjong.agents.evaluation import (
     bao_dangers,
     claim_options,
@@ -218,8 +219,40 @@ def test_owl_folds_to_genbutsu_near_a_ready_looking_player() -> None:
 
 
 def test_owl_plays_for_speed_when_nobody_looks_ready() -> None:
+    # The same hand with nobody showing a set: the Owl gives up no speed for safety (it
+    # takes a tile that leaves the hand as likely to win as any), and 5 Bamboo is only one
+    # of the fastest discards.
     v = view_of("159m28p5s7s1z2z3z4z6z7z9p", discards={N: "5s"})
-    assert choose(Owl(1), v) != Discard(Tile.S5)
+    evals = Owl(1).evaluations(v, sorted(set(v.concealed)), situation(v))
+    fastest = max(e.win for e in evals)
+    pick = choose(Owl(1), v)
+    assert isinstance(pick, Discard)
+    assert next(e for e in evals if e.tile == pick.tile).win == fastest
+    assert sum(1 for e in evals if e.win == fastest) > 1
+
+
+def test_owl_pushes_a_valuable_ready_hand_into_a_ready_looking_seat() -> None:
+    # North shows three sets. Throwing the fresh Red Dragon makes South ready for ping hu
+    # (4 tai, 64 points off a discard); anything else leaves it one away. 9 Characters,
+    # North's own discard, is far safer, yet the Owl throws the Red: the win is worth far
+    # more than the deal-in it risks.
+    v = view_of("123m456p678s35p99m7z", others={N: ["pong 111p", "chow 234s",
+                                                      "pong 888m"]},
+                discards={N: "5s9m"}, live_remaining=30)
+    assert dealin(v, Tile.RED).probability > 4 * dealin(v, Tile.M9).probability
+    assert choose(Owl(1), v) == Discard(Tile.RED)
+
+
+def test_owl_folds_a_slow_hand_and_pushes_a_fast_one_against_the_same_table() -> None:
+    # Far from ready, the same table makes the Owl throw North's own discard (genbutsu);
+    # one tile from ready and fast, it keeps its shape instead.
+    north = {N: ["pong 111p", "chow 234s", "pong 888m"]}
+    far = view_of("159m28p5s7s1z2z3z4z6z7z9p", others=north, discards={N: "5s"},
+                  live_remaining=30)
+    assert choose(Owl(1), far) == Discard(Tile.S5)
+    near = view_of("123m456p67s35p99m5s7z", others=north, discards={N: "5s"},
+                   live_remaining=30)
+    assert choose(Owl(1), near) != Discard(Tile.S5)
 
 
 def test_fox_keeps_its_only_tai_source() -> None:

@@ -10,8 +10,10 @@ import pytest
 from sgmahjong.agents import review as review_module
 from sgmahjong.agents.danger import discard_history
 from sgmahjong.agents.dealin import dealin, in_words
+from sgmahjong.agents.evaluation import situation
+from sgmahjong.agents.hints import CLOSE
 from sgmahjong.agents.levels import Owl, Rabbit
-from sgmahjong.agents.review import decision_points, review_hand, review_record
+from sgmahjong.agents.review import SERIOUS, decision_points, review_hand, review_record
 from sgmahjong.analysis.shanten import shanten
 from sgmahjong.game import Discard, Event, Game, Match, Won
 from sgmahjong.game.state import Phase
@@ -63,8 +65,9 @@ def test_a_hand_played_as_owl_plays_shows_no_costly_decision() -> None:
     events, *_ = play(11, S)
     r = review_hand(events, S, "standard")
     assert r.decisions > 5
-    assert r.items == () and r.costly == ()
-    assert r.lines == ("You made every decision of this hand as Owl would.",)
+    assert r.items == () and r.costly == () and r.agreement == 1.0 and r.lost == 0.0
+    assert r.lines == ("You made every decision of this hand as Owl would.",
+                       *(d.sentence for d in r.deal_ins))
 
 
 @pytest.mark.parametrize("seed", [11, 12])
@@ -226,7 +229,20 @@ def test_a_costly_discard_carries_both_tiles_and_is_counted() -> None:
     [d] = r.items
     # the tiles drawn beside the sentence: South's discard, then the one Owl would throw
     assert isinstance(d.owl, Discard) and d.tiles == (tile, d.owl.tile) and d.owl.tile != tile
-    assert r.tally == f"{r.decisions} decisions: Owl chose differently in 1, 1 of them costly."
+    # its cost is the difference of the Owl's expected points of the two discards, read
+    # from South's view then, and it is marked by the thresholds of docs/ai.md
+    p = next(p for p in decision_points(events, S, "standard") if p.index == d.index)
+    tiles = [a.tile for a in p.legal if isinstance(a, Discard)]
+    values = {t: v for v, t in Owl(0).scored(p.view, tiles, situation(p.view))}
+    assert d.cost == pytest.approx(values[d.owl.tile] - values[tile])
+    mark = "close call" if d.cost < CLOSE else "serious mistake" if d.cost >= SERIOUS \
+        else "mistake"
+    assert d.severity == mark.replace(" call", "")
+    n = r.decisions
+    assert r.tally == (f"{n} decisions, {n - 1} as Owl would ({round(100 * (n - 1) / n)}%); "
+                       f"of the other 1: 1 {mark}; about {d.cost:.1f} points lost in "
+                       "expectation.")
+    assert r.agreement == (n - 1) / n and r.lost == d.cost
     owl_only = review_hand(play(11, S)[0], S, "standard")
     assert owl_only.tally == ""
 
@@ -249,11 +265,12 @@ def test_the_match_summary_counts_every_hand_and_names_the_costliest() -> None:
         said += ", ".join(f"{e.tile.english} to {e.seat.name.title()} in hand {n + 1}"
                           for n, e in dealt) + "."
     assert lines == [
-        f"Over 2 hands you made {total} decisions; Owl would have chosen differently in 1, "
-        "a costly one.",
+        f"Over 2 hands: {total} decisions, {total - 1} as Owl would "
+        f"({round(100 * (total - 1) / total)}%); of the other 1: 1 {d.severity}; "
+        f"about {d.cost:.1f} points lost in expectation.",
         said,
         f"The costliest, in hand 2: {d.sentence}",
-        "No costly decision in 1 hand of 2.",
+        "No mistake in 1 hand of 2.",
     ]
     assert match_summary([(0, b)])[0] == (
         f"Over 1 hand you made {b.decisions} decisions, every one as Owl would have.")

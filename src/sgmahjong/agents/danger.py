@@ -80,6 +80,17 @@ class Threat:
         """``"two sets out and middle tiles thrown late"``."""
         return and_list(list(self.reasons))
 
+    @property
+    def why_not(self) -> str:
+        """Why the seat does not look ready, the right way round: ``"one set out, no late
+        middle tiles"``, or ``"no set out; middle tiles thrown late, not enough on its
+        own"``."""
+        sets = next((r for r in self.reasons if r.endswith("out")), "no set out")
+        late = next((r for r in self.reasons if "middle tiles" in r), None)
+        if late is None:
+            return f"{sets}, no late middle tiles"
+        return f"{sets}; {late}, not enough on its own"
+
 
 def _middle(t: Tile) -> bool:
     return t.is_suited and 2 <= t % 9 <= 6

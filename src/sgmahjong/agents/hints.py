@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..english import and_list, chow_name, count, sentence, tile_list, tile_name
-from ..game.actions import Action, Chow, Discard, Kong, Pong, Win
+from ..game.actions import Action, Chow, Discard, Kong, Pass, Pong, Win
 from ..game.events import Won
 from ..game.legal import legal_actions
 from ..game.state import Phase
@@ -40,9 +40,12 @@ from .evaluation import (
     useful_kinds,
     view_plan,
 )
+from .expected import Evaluation, best_claim, evaluate_claim, evaluate_pass
 from .owl import Owl
 
-CLOSE = 1.5   # Owl values this close (a tenth of a shanten and a half) make a close call
+# Choices within this many expected points of each other are a close call (docs/ai.md,
+# "The review": the same threshold marks a review's decision as close).
+CLOSE = 0.5
 
 __all__ = ["CLOSE", "BaoWarning", "ClaimHint", "DiscardHint", "Hints", "TaiHint",
            "ThreatHint", "WaitsHint", "WinHint", "WinNowHint", "away_text", "bao_warnings",
@@ -75,6 +78,9 @@ class DiscardHint:
     given_up: tuple[str, ...] = ()  # tai sources the discard gives up
     chance: float | None = None    # its deal-in probability, when the hint says it
     safer_chance: float | None = None  # the deal-in probability of ``safer``
+    win: float = 0.0               # the Owl's chance that the hand kept wins
+    value: float = 0.0             # the points such a win would bring
+    expected: float = 0.0          # the discard's expected points (the Owl's figure)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +113,8 @@ class ClaimHint:
     sentence: str
     close: bool = False
     given_up: tuple[str, ...] = ()
+    expected: float | None = None      # the Owl's expected points of taking it
+    skip_expected: float | None = None  # ... and of letting the tile pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,9 +240,10 @@ def suggest_discard(view: PlayerView, history: History | None = None) -> Discard
     if not _on_turn(view) or not tiles:
         return None
     sit = situation(view)
-    owl = Owl(0)
-    scored = sorted(owl.scored(view, tiles, sit), key=lambda s: (-s[0], s[1]))
+    evals = Owl(0).evaluations(view, tiles, sit)
+    scored = [(e.expected, e.tile) for e in evals if e.tile is not None]
     best, tile = scored[0]
+    chosen = evals[0]
     opts = {o.tile: o for o in discard_options(sit, tiles)}
     opt = opts[tile]
     helps = _drawable(opt.after, sit.melds, opt.useful)
@@ -276,11 +285,39 @@ def suggest_discard(view: PlayerView, history: History | None = None) -> Discard
     else:
         what = (f"it leaves you {away_text(opt.shanten)} with {count(len(helps), 'kind')} "
                 f"of useful tile ({remaining} left unseen)")
-    reason = "; ".join(p for p in (what, plan_text, trade, close_text, safety) if p) + "."
+    odds = _odds_text(view, chosen)
+    faster = _faster_text(evals)
+    reason = "; ".join(p for p in (what, odds, plan_text, trade, faster, close_text, safety)
+                       if p) + "."
     return DiscardHint(tile, f"Throw {tile_name(tile)}: {reason}", opt.shanten, useful,
                        remaining, plan_text, safety, reason, dd.label, safer, close,
                        tuple(s.text for s in lost), dd.chance if safety else None,
-                       safer_chance)
+                       safer_chance, chosen.win, chosen.value, chosen.expected)
+
+
+def _odds_text(view: PlayerView, e: Evaluation) -> str:
+    """The Owl's count of the hand kept: "about 1 in 4 that you win this hand, a win worth
+    about 24 points"."""
+    if e.win < 0.01:
+        return "little chance to win this hand"
+    worth = round(e.value)
+    return (f"{in_words(e.win)} that you win this hand, a win worth about "
+            f"{count(worth, 'point')}")
+
+
+def _faster_text(evals: Sequence[Evaluation]) -> str:
+    """When a quicker discard was passed over for its risk: "5 Circles is the faster tile
+    but about 1 in 8 that South wins on it, and that would cost you 32 points"."""
+    best = evals[0]
+    fast = max(evals, key=lambda e: (e.win, -e.risk))
+    threat = fast.threat
+    if fast.tile is None or fast is best or fast.win < best.win + 0.005 or threat is None \
+            or fast.risk <= best.risk:
+        return ""
+    seat, p, paid = threat
+    return (f"{tile_name(fast.tile)} is the faster tile but {in_words(p)} that "
+            f"{seat.name.title()} wins on it, and that would cost you "
+            f"{count(round(paid), 'point')}")
 
 
 def _chance_text(p: float) -> str:
@@ -424,76 +461,79 @@ def claim_name(action: Action, tile: Tile | None) -> str:
 
 def claim_values(view: PlayerView, opt: ClaimOption, sit: Situation | None = None
                  ) -> tuple[float, float]:
-    """The Owl's values of taking the claim (with its best discard after it) and of
-    skipping it (the hand as it is, waiting for a draw): 10 is one shanten."""
+    """The Owl's expected points of taking the claim (with its best discard after it) and
+    of skipping it (the hand as it is, waiting for a draw)."""
     sit = situation(view) if sit is None else sit
-    owl = Owl(0)
-    base, useful = useful_kinds(sit.counts, sit.n_melds)
-    skip = owl.hand_value(view, sit, sit.counts, base, sum(sit.unseen[k] for k in useful))
-    visible = list(sit.visible)
-    for k in range(34):
-        visible[k] += sit.counts[k] - opt.counts[k]
-    after = Situation(opt.counts, opt.melds, tuple(visible), sit.unseen)
-    if sum(opt.counts) % 3 == 2:   # a chow or pong: a discard follows
-        tiles = [Tile(k) for k in range(34) if opt.counts[k]]
-        take = max(v for v, _ in owl.scored(view, tiles, after))
-    else:                           # a kong: a replacement draw follows
-        s, use = useful_kinds(opt.counts, len(opt.melds))
-        take = owl.hand_value(view, after, opt.counts, s, sum(sit.unseen[k] for k in use))
-    return take, skip
+    threats = read_threats(view)
+    skip = evaluate_pass(view, sit, threats=threats).expected
+    take = evaluate_claim(view, sit, opt.action, threats=threats)
+    return (take.expected if take is not None else skip - 1e9), skip
+
+
+def _points(x: float) -> str:
+    """Expected points as the hints say them: "3.2 points", "-0.4 points"."""
+    return f"{x:.1f} points"
 
 
 def claim_hints(view: PlayerView, legal: Sequence[Action] | None = None
                 ) -> tuple[ClaimHint, ...]:
-    """For every Chow, Pong or Kong on offer: take it or not, and why: what it gains, what
-    tai source it gives up and what the hand would then be worth, and when taking and
-    skipping are about as good, that it is a close call."""
+    """For every Chow, Pong or Kong on offer: take it or not, as the Owl would (the one
+    worth the most expected points, or none when letting the tile pass is worth more),
+    and why: what it gains, what tai source it gives up and what the hand would then be
+    worth, the expected points of taking and of skipping, and when they are within
+    :data:`CLOSE`, that it is a close call."""
     legal = legal_actions(view) if legal is None else legal
     tile = view.window_tile
     tai = _counts_tai(view)
     out = []
     sit = situation(view)
     before = view_plan(view)
-    for opt in claim_options(view, legal, sit):
+    opts = claim_options(view, legal, sit)
+    if not opts:
+        return ()
+    best, ranked = best_claim(view, sit, [o.action for o in opts])
+    values = {e.action: e.expected for e in ranked}
+    skip_v = values[Pass()]
+    for opt in opts:
         plan = view_plan(view, opt.counts, opt.melds)
         what = claim_name(opt.action, tile)
         lost = gives_up(before, plan) if tai else []
         lost_text = given_up_text(lost)
-        if tai and not plan.reachable:
+        take_v = values.get(opt.action)
+        if take_v is None or (tai and not plan.reachable):
             out.append(ClaimHint(opt.action, False,
                                  f"Skip the {what}: the hand would have no tai and could not "
                                  "win.", False, tuple(s.text for s in lost)))
             continue
-        take_v, skip_v = claim_values(view, opt, sit)
+        take = best.action == opt.action
         close = abs(take_v - skip_v) < CLOSE
-        if opt.lowers:
-            take = True
-            gain = ("" if not tai or plan.secured <= before.secured
-                    else f" and gives {count(plan.secured - before.secured, 'tai')}")
-            text = (f"Take the {what}: it brings you from {away_text(opt.before)} "
-                    f"to {away_text(opt.after)}{gain}")
+        gain = ("" if not tai or plan.secured <= before.secured
+                else f" and gives {count(plan.secured - before.secured, 'tai')}")
+        if take:
+            if opt.lowers:
+                text = (f"Take the {what}: it brings you from {away_text(opt.before)} "
+                        f"to {away_text(opt.after)}{gain}")
+            elif gain:
+                text = f"Take the {what}: it secures {count(plan.secured, 'tai')}"
+            else:
+                text = f"Take the {what}: it keeps you {away_text(opt.after)}"
             if lost:
                 text += f", but it gives up {lost_text}; {_worth(plan)}"
-            if close:
-                text += ". A close call: skipping it is about as good"
-        elif tai and isinstance(opt.action, (Pong, Kong)) and plan.secured > before.secured \
-                and opt.after <= opt.before:
-            take = True
-            text = f"Take the {what}: it secures {count(plan.secured, 'tai')} at no cost"
-            if lost:
-                text += f", though it gives up {lost_text}"
-            if close:
-                text += ". A close call: skipping it is about as good"
+        elif opt.lowers:
+            text = (f"Skip the {what}: it would bring you to {away_text(opt.after)}"
+                    + (f", but it gives up {lost_text}" if lost else ", but not by enough"))
         else:
-            take = False
             text = (f"Skip the {what}: it does not bring you closer "
                     f"({away_text(opt.before)} either way)")
             if lost:
                 text += f" and it would give up {lost_text}"
-            if close:
-                text += ". A close call: taking it is about as good"
+        text += (f". Expected points: {_points(take_v)} taking it, {_points(skip_v)} "
+                 "skipping")
+        if close:
+            text += (". A close call: skipping it is about as good" if take
+                     else ". A close call: taking it is about as good")
         out.append(ClaimHint(opt.action, take, text + ".", close,
-                             tuple(s.text for s in lost)))
+                             tuple(s.text for s in lost), take_v, skip_v))
     return tuple(out)
 
 

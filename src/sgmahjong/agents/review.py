@@ -43,6 +43,7 @@ from ..game.events import (
 from ..game.machine import step
 from ..game.state import Phase, TableState, apply
 from ..game.view import PlayerView, view
+from ..game.winning import win_score
 from ..rules.loading import load_rules
 from ..rules.model import Ruleset
 from ..tiles import Seat, Tile
@@ -56,17 +57,34 @@ from .evaluation import (
     useful_kinds,
     view_plan,
 )
+from .expected import win_payments
 from .hints import CLOSE, away_text, claim_name, claim_values, given_up_text, gives_up
 from .owl import Owl
 
 if TYPE_CHECKING:
     from ..record import Record
 
-__all__ = ["COSTLY", "DealIn", "Decision", "DecisionPoint", "Review", "decision_points",
-           "match_summary", "review_hand", "review_record", "standin_indices"]
+__all__ = [
+    "COSTLY",
+    "SERIOUS",
+    "DealIn",
+    "Decision",
+    "DecisionPoint",
+    "Review",
+    "decision_points",
+    "match_summary",
+    "review_hand",
+    "review_record",
+    "severity",
+    "standin_indices",
+    "tally_text",
+]
 
-COSTLY = CLOSE        # a difference the Owl values below this is a matter of taste
-PASSED_WIN = 50.0     # what passing a win costs, for the ranking (five shanten)
+# How a decision that differs from the Owl's is marked, by the expected points it gives
+# up (docs/ai.md, "The review"): under CLOSE a close call, from SERIOUS a serious mistake,
+# between them a mistake. The hints call two choices within CLOSE "a close call" too.
+COSTLY = CLOSE
+SERIOUS = 2.0
 SHOWN = 3             # the costliest decisions explained in a sentence
 
 
@@ -105,6 +123,12 @@ class Decision:
     def costly(self) -> bool:
         return self.cost >= COSTLY
 
+    @property
+    def severity(self) -> str:
+        """``"close"``, ``"mistake"`` or ``"serious mistake"``, by the expected points the
+        decision gave up."""
+        return severity(self.cost)
+
 
 @dataclass(frozen=True, slots=True)
 class DealIn:
@@ -142,13 +166,45 @@ class Review:
         return tuple(d for d in self.items if d.costly)
 
     @property
+    def agreement(self) -> float:
+        """The share of the seat's decisions that were the Owl's (1.0 with none)."""
+        return 1.0 - len(self.items) / self.decisions if self.decisions else 1.0
+
+    @property
+    def lost(self) -> float:
+        """The expected points the seat's decisions gave up against the Owl's."""
+        return sum(d.cost for d in self.items)
+
+    @property
     def tally(self) -> str:
-        """``"24 decisions: Owl chose differently in 5, 2 of them costly."``; empty when
+        """``"24 decisions, 19 as Owl would (79%); of the other 5: 3 close calls, 1
+        mistake, 1 serious mistake; about 2.4 points lost in expectation."``; empty when
         Owl chose as the seat did everywhere (the first line says so)."""
         if not self.items:
             return ""
-        return (f"{count(self.decisions, 'decision')}: Owl chose differently in "
-                f"{len(self.items)}, {len(self.costly)} of them costly.")
+        return tally_text(self.decisions, list(self.items))
+
+
+def severity(cost: float) -> str:
+    """How a decision that gave up ``cost`` expected points is marked."""
+    return "close" if cost < COSTLY else "serious mistake" if cost >= SERIOUS else "mistake"
+
+
+def _points(x: float) -> str:
+    """Expected points as the review says them: "about 2.4 points", "under 0.1 points"."""
+    return "under 0.1 points" if x < 0.05 else f"about {x:.1f} points"
+
+
+def tally_text(decisions: int, items: Sequence[Decision]) -> str:
+    """How many decisions were the Owl's, how the others were marked and what they cost."""
+    same = decisions - len(items)
+    marks = [severity(d.cost) for d in items]
+    kinds = [count(marks.count(k), "close call" if k == "close" else k)
+             for k in ("close", "mistake", "serious mistake") if marks.count(k)]
+    share = round(100 * same / decisions) if decisions else 100
+    return (f"{count(decisions, 'decision')}, {same} as Owl would ({share}%); of the other "
+            f"{len(items)}: {', '.join(kinds)}; {_points(sum(d.cost for d in items))} lost "
+            "in expectation.")
 
 
 # ---------------------------------------------------------------- the decisions
@@ -359,9 +415,11 @@ def _weigh(p: DecisionPoint, owl_choice: Action, turn: int, owl: Owl,
     given: tuple[str, ...] = ()
     danger: tuple[str | None, str | None] = (None, None)
     if isinstance(owl_choice, Win):
-        kind, cost = "win", PASSED_WIN
+        kind = "win"
         tile = v.last_drawn if v.phase is Phase.TURN else v.window_tile
-        why = f"you passed up a win{'' if tile is None else ' on ' + tile_name(tile)}"
+        cost = _win_worth(v, tile)
+        why = (f"you passed up a win{'' if tile is None else ' on ' + tile_name(tile)}, "
+               f"worth {count(round(cost), 'point')}")
     elif isinstance(mine, Discard) and isinstance(owl_choice, Discard):
         kind = "discard"
         cost, why, shanten, useful, given, danger = _discard_facts(p, mine.tile,
@@ -374,10 +432,23 @@ def _weigh(p: DecisionPoint, owl_choice: Action, turn: int, owl: Owl,
         kind = "claim"
         cost, why, shanten, given = _claim_facts(p, mine, owl_choice)
     cost = max(0.0, cost)
+    mark = {"close": "a close call", "mistake": "a mistake",
+            "serious mistake": "a serious mistake"}[severity(cost)]
     return Decision(p.index, turn, kind, mine, owl_choice, cost, shanten, useful,
-                    given, danger, f"{head}: {why}.",
+                    given, danger,
+                    f"{head}: {why}. That was {mark}: {_points(cost)} lost in expectation.",
                     _brief(when, mine, owl_choice, v, cost, shanten, useful, given, danger),
                     _tiles_of(p, owl_choice))
+
+
+def _win_worth(v: PlayerView, tile: Tile | None) -> float:
+    """The points a win the seat passed up would have collected (at least one)."""
+    source = "self" if v.phase is Phase.TURN else (
+        "rob-kong" if v.phase is Phase.ROB_KONG else "discard")
+    res = win_score(v, tile, source) if tile is not None else None
+    if res is None or not res.winning:
+        return 1.0
+    return float(max(1, win_payments(v.rules, res.tai, source == "self")[0]))
 
 
 def _tiles_of(p: DecisionPoint, owls: Action) -> tuple[Tile, ...]:
@@ -409,17 +480,13 @@ def _short(a: Action, v: PlayerView) -> str:
     return claim_name(a, v.window_tile).split(" with ")[0]
 
 
-def _steps(cost: float) -> str:
-    """A cost in shanten steps by the Owl's count: "0.4 of a step", "1.2 steps"."""
-    steps = round(cost / 10, 1)
-    return f"{steps:.1f} of a step" if steps < 1 else f"{steps:.1f} steps"
 
 
 def _brief(when: str, mine: Action, owls: Action, v: PlayerView, cost: float,
            shanten: tuple[int, int], useful: tuple[int, int], given: Sequence[str],
            danger: tuple[str | None, str | None]) -> str:
     """"On your 3rd turn: 4 Characters, Owl West Wind; 2 tiles away from ready against 1;
-    64 useful tiles against 84; costs 0.6 of a step"."""
+    64 useful tiles against 84; costs about 0.6 points"."""
     parts = [f"{when}: {_short(mine, v)}, Owl {_short(owls, v)}"]
     if shanten[0] != shanten[1]:
         parts.append(f"{away_text(shanten[0])} against {away_text(shanten[1])}")
@@ -430,7 +497,7 @@ def _brief(when: str, mine: Action, owls: Action, v: PlayerView, cost: float,
     if danger[0] != danger[1] and danger[0] in ("dangerous", "some risk"):
         parts.append(f"{danger[0]} against {danger[1] or 'safe'}")
     parts.append("a passed win" if isinstance(owls, Win) and not isinstance(mine, Win)
-                 else f"costs {_steps(cost)}")
+                 else f"costs {_points(cost)}")
     return "; ".join(parts)
 
 
@@ -475,8 +542,8 @@ def _deal_in(won: Won, i: int, last: DecisionPoint | None, counts_tai: bool,
         safe = sorted({t for t in last.view.concealed if t < 34 and t in th.safe})
         if safe:
             why += f"; {tile_name(safe[0])} was safe against {winner}"
-    elif th is not None and reasons:
-        why = (f"{winner} did not look ready yet ({th.why}), so little face up marked "
+    elif th is not None:
+        why = (f"{winner} did not look ready: {th.why_not}; little face up marked "
                f"{tile_name(tile)} as dangerous")
     else:
         why = "nothing face up marked it as dangerous"
@@ -570,8 +637,8 @@ def review_hand(record_or_events: Record | Sequence[Event], seat: Seat | int,
     if not costly:
         head = ("You made no decision of this hand yourself." if not n and stood
                 else "You made every decision of this hand as Owl would." if not items
-                else f"Owl chose differently {count(len(items), 'time')}, each about as "
-                     "good as yours: no costly decision.")
+                else f"Owl chose differently {count(len(items), 'time')}, each a close "
+                     "call: no mistake.")
         lines.insert(0, head)
     left_out = sum(1 for p in mine if p.index in stood)
     note = _standin_line(left_out, standin_dealt)
@@ -608,17 +675,16 @@ def match_summary(reviews: Sequence[tuple[int, Review]]) -> list[str]:
     if not reviews:
         return ["No hand was reviewed."]
     decisions = sum(r.decisions for _, r in reviews)
-    differ = sum(len(r.items) for _, r in reviews)
+    items = [d for _, r in reviews for d in r.items]
+    differ = len(items)
     costly = [(n, d) for n, r in reviews for d in r.costly]
     dealt = [(n, d) for n, r in reviews for d in r.deal_ins]
     hands = count(len(reviews), "hand")
-    made = f"Over {hands} you made {count(decisions, 'decision')}"
     if not differ:
-        out = [f"{made}, every one as Owl would have."]
+        out = [f"Over {hands} you made {count(decisions, 'decision')}, every one as Owl "
+               "would have."]
     else:
-        out = [f"{made}; Owl would have chosen differently in {differ}, "
-               + ("none of them costly." if not costly else
-                  f"{len(costly)} of them costly." if differ > 1 else "a costly one.")]
+        out = [f"Over {hands}: {tally_text(decisions, items)}"]
     if not dealt:
         out.append("You dealt in no winning tile.")
     else:
@@ -632,9 +698,9 @@ def match_summary(reviews: Sequence[tuple[int, Review]]) -> list[str]:
         out.append(f"The costliest, in hand {n + 1}: {worst.sentence}")
         clean = [k for k, r in reviews if not r.costly]
         if clean:
-            out.append(f"No costly decision in {count(len(clean), 'hand')} of {len(reviews)}.")
+            out.append(f"No mistake in {count(len(clean), 'hand')} of {len(reviews)}.")
     elif differ:
-        out.append("Each difference was a matter of taste: no costly decision.")
+        out.append("Each difference was a close call: no mistake.")
     standin = sum(r.standin for _, r in reviews)
     if standin:
         out.append(f"The AI stand-in made {count(standin, 'decision')} for you (your time "

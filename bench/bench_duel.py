@@ -1,0 +1,156 @@
+"""Duplicate duels: one player against others on the same deals, the rest of the table fixed.
+
+For every seeded wall and every seat, the same deal is played once with each of
+``--players`` in that seat and the same three opponents (``--field``, with the same seeds)
+in the others; a player's score at that seat is compared with the first player's on the
+same deal. Everything but the one seat's decisions is the same, so the difference is the
+players' own, and far less noisy than a table where all four change: it is the measure
+docs/ai.md quotes for the Owl. Prints, for the first player against each other one, the
+mean difference in points per hand with its 95% interval (clustered by wall), and each
+player's points per hand, win and deal-in rates.
+
+    python bench/bench_duel.py --players owl,fox --walls 200
+    python bench/bench_duel.py --reference 2ca9c76 \\
+        --players owl,owl@ref,fox,model:examples/policy.npz \\
+        --field owl@ref,fox,hedgehog --walls 1000 --seed 31337
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from bench_strength import field, interval
+from reference import SUFFIX, ReferenceTable, RevisionError, reference_package
+
+from sgmahjong.agents.levels import LEVELS
+from sgmahjong.errors import SgmahjongError
+from sgmahjong.game import Game
+from sgmahjong.game.prng import derive_seed
+from sgmahjong.tiles import Seat
+
+Row = tuple[int, int, int]   # points, won, dealt in
+
+
+def play_one(rules: str, wall_seed: int, seated: Sequence[str], ref_folder: str,
+             seat: int) -> Row:
+    """One deal with ``seated`` (a name per seat): ``seat``'s points, win and deal-in."""
+    players = field([n for n in set(seated) if not n.endswith(SUFFIX)])
+    ref = (ReferenceTable(ref_folder, rules, wall_seed)
+           if any(n.endswith(SUFFIX) for n in seated) else None)
+    agents = [ref.agent(n[:-len(SUFFIX)], derive_seed(wall_seed, s))
+              if ref is not None and n.endswith(SUFFIX)
+              else players[n](derive_seed(wall_seed, s)) for s, n in enumerate(seated)]
+    g = Game.new(rules, seed=wall_seed)
+    while not g.ended:
+        for s in sorted(g.waiting_for()):
+            a = agents[s]
+            if ref is not None and seated[s].endswith(SUFFIX):
+                action = ref.act(a, s)
+            else:
+                act = a.act if hasattr(a, "act") else a  # type: ignore[attr-defined]
+                action = act(g.view(s), g.legal_actions(s))
+            g.submit(s, action)
+            if ref is not None:
+                ref.follow(s, action)
+    outcome = g.outcome()
+    assert outcome is not None
+    fed = {w.discarder for w in outcome.wins}
+    return (outcome.deltas[seat], int(Seat(seat) in outcome.winners), int(Seat(seat) in fed))
+
+
+def play_wall(args: tuple[str, int, tuple[str, ...], tuple[str, ...], str]
+              ) -> dict[str, list[Row]]:
+    """Every player in every seat of one wall: name -> [row per seat]."""
+    rules, wall_seed, names, opponents, ref_folder = args
+    out: dict[str, list[Row]] = {n: [] for n in names}
+    for seat in range(4):
+        # the opponents take the other seats in turn order, starting after this one
+        others = [opponents[(k + seat) % 3] for k in range(3)]
+        for n in names:
+            seated = [""] * 4
+            seated[seat] = n
+            for k in range(3):
+                seated[(seat + 1 + k) % 4] = others[k]
+            out[n].append(play_one(rules, wall_seed, seated, ref_folder, seat))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rules", default="standard")
+    ap.add_argument("--walls", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--players", default="owl,fox",
+                    help="the first is compared with each of the others")
+    ap.add_argument("--field", default="fox,hedgehog,rabbit",
+                    help="the three opponents at every deal")
+    ap.add_argument("--reference", default="",
+                    help="a revision of this repository for the players named NAME@ref")
+    opts = ap.parse_args()
+    names = tuple(opts.players.split(","))
+    opponents = tuple(opts.field.split(","))
+    if len(names) < 2 or len(set(names)) != len(names):
+        ap.error("--players needs at least two different names")
+    if len(opponents) != 3:
+        ap.error("--field needs three names")
+    everyone = set(names) | set(opponents)
+    try:
+        field([n for n in everyone if not n.endswith(SUFFIX)])
+    except SgmahjongError as e:
+        ap.error(str(e))
+    refs = [n for n in everyone if n.endswith(SUFFIX)]
+    if refs and not opts.reference:
+        ap.error(f"{refs[0]} needs --reference REV")
+    for n in refs:
+        if n[:-len(SUFFIX)] not in LEVELS:
+            ap.error(f"{n}: only the levels ({', '.join(LEVELS)}) can play from a reference")
+    tmp = tempfile.TemporaryDirectory(prefix="sgmahjong-ref-")
+    ref_folder = ""
+    if refs:
+        try:
+            ref_folder = str(reference_package(opts.reference, Path(tmp.name)))
+        except RevisionError as e:
+            ap.error(str(e))
+    jobs = [(opts.rules, derive_seed(opts.seed, i), names, opponents, ref_folder)
+            for i in range(opts.walls)]
+    t0 = time.perf_counter()
+    per_wall: dict[str, list[float]] = {n: [] for n in names}
+    rows: dict[str, list[Row]] = {n: [] for n in names}
+    done = 0
+    with ProcessPoolExecutor(opts.procs) as pool:
+        for res in pool.map(play_wall, jobs):
+            for n, r in res.items():
+                per_wall[n].append(sum(p for p, _, _ in r) / len(r))
+                rows[n].extend(r)
+            done += 1
+            if done % max(1, opts.walls // 20) == 0:
+                print(f"  {done}/{opts.walls} walls, {time.perf_counter() - t0:.0f}s",
+                      flush=True)
+    hands = opts.walls * 4 * len(names)
+    print(f"{opts.rules}: {opts.walls} walls from seed {opts.seed} x 4 seats x "
+          f"{len(names)} players = {hands} hands in {time.perf_counter() - t0:.0f}s; "
+          f"opponents {', '.join(opponents)}")
+    width = max(10, *(len(n) for n in names))
+    print(f"{'player':{width}} {'hands':>6} {'pts/hand':>9} {'95% CI':>17} {'win rate':>9} "
+          f"{'deal-in':>8}")
+    for n in names:
+        mean, half = interval(per_wall[n])
+        r = rows[n]
+        print(f"{n:{width}} {len(r):6d} {mean:9.2f} [{mean - half:7.2f}, {mean + half:6.2f}] "
+              f"{sum(w for _, w, _ in r) / len(r):9.1%} {sum(d for *_, d in r) / len(r):8.1%}")
+    first = names[0]
+    for n in names[1:]:
+        mean, half = interval([a - b for a, b in zip(per_wall[first], per_wall[n],
+                                                     strict=True)])
+        print(f"{first} - {n}: {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}] points "
+              "per hand")
+
+
+if __name__ == "__main__":
+    main()
