@@ -85,7 +85,8 @@ async def test_the_hand_end_names_the_costly_discard_and_its_cost(
     assert owls is not None, lines[1]
     assert owls.group(1) == {"South Wind": "S風", "5 Circles": "5筒"}[owls.group(2)]
     # the player followed Owl everywhere else: this is the one difference
-    assert "Owl chose differently in 1, 1 of them costly." in lines[-1]
+    assert " as Owl would (" in lines[-1] and "; of the other 1: 1 " in lines[-1]
+    assert lines[-1].endswith(" points lost in expectation.")
 
 
 async def test_the_review_is_worked_out_while_the_dialog_is_up(
@@ -172,7 +173,7 @@ async def test_the_match_end_sums_up_the_review_of_every_hand(
     assert [r.decisions for _, r in reviews] == [2, 1]
     lines = text.splitlines()
     assert lines[0] == "Your play this match, against Owl"
-    assert lines[1].startswith("  Over 2 hands you made 3 decisions")
+    assert lines[1].startswith("  Over 2 hands: 3 decisions")
     assert [x.strip() for x in lines[1:]] == match_summary(reviews)
     assert f"sgmahjong replay --review --seat 0 \\\n  {path}" in saved
 

@@ -141,7 +141,7 @@ def test_the_match_end_sums_up_the_players_reviews(make_client: Any) -> None:
     assert end["review"]["hands"] == list(range(len(reviews))) and len(reviews) == 4
     assert end["review"]["lines"] == match_summary(
         [(n, r) for n, (_, _, r) in enumerate(reviews)])
-    assert end["review"]["lines"][0].startswith("Over 4 hands you made ")
+    assert end["review"]["lines"][0].startswith("Over 4 hands")
     assert "review" not in watcher.until("match-end")
     # back after the end, on a server started afresh: the same summary, worked out again
     back = Player(make_client(), tid, t["token"])

@@ -57,7 +57,7 @@ from .evaluation import (
     useful_kinds,
     view_plan,
 )
-from .expected import win_payments
+from .expected import Evaluation, win_payments
 from .hints import CLOSE, away_text, claim_name, claim_values, given_up_text, gives_up
 from .owl import Owl
 
@@ -325,8 +325,8 @@ def _discard_facts(p: DecisionPoint, mine: Tile, owls: Tile, owl: Owl, name: Nam
     v = p.view
     sit = situation(v)
     tiles = [a.tile for a in p.legal if isinstance(a, Discard)]
-    values = dict((t, val) for val, t in owl.scored(v, tiles, sit))
-    cost = values[owls] - values[mine]
+    evals = {e.tile: e for e in owl.evaluations(v, tiles, sit)}
+    cost = evals[owls].expected - evals[mine].expected
     opts = {o.tile: o for o in discard_options(sit, tiles)}
     a, b = opts[mine], opts[owls]
     threats = read_threats(v, p.history)
@@ -356,8 +356,14 @@ def _discard_facts(p: DecisionPoint, mine: Tile, owls: Tile, owl: Owl, name: Nam
                          f"{in_words(da.chance)} that someone would win on it"])
         why.append(f"{mine_n} {_LABEL_WORDS[da.label]} ({who})"
                    + (f" and {owls_n} was safe" if db.label == "safe" else ""))
+    ea, eb = evals[mine], evals[owls]
+    if eb.value >= 1.2 * ea.value and eb.win > 0.01:
+        why.append(f"a win after {owls_n} would have been worth about "
+                   f"{count(round(eb.value), 'point')}, after {mine_n} about "
+                   f"{round(ea.value)}")
     if not why:
-        why.append(f"Owl's count two draws ahead rates {owls_n} higher")
+        why.append(f"{owls_n} left you {in_words(eb.win)} to win this hand, {mine_n} "
+                   f"{in_words(ea.win)}")
     return (cost, "; ".join(why), (a.shanten, b.shanten), (a.live, b.live),
             tuple(s.text for s in lost), (da.label, db.label))
 
@@ -397,7 +403,11 @@ def _claim_facts(p: DecisionPoint, mine: Action, owls: Action
         if mine in plan_of and not plan_of[mine].reachable:
             why.append("it left the hand no tai to win with")
     if not why:
-        why.append("Owl's count two draws ahead rates it higher")
+        why.append(f"taking it was worth about {vb - va:.1f} points more in expectation"
+                   if isinstance(mine, Pass) else
+                   f"letting it pass was worth about {vb - va:.1f} points more in "
+                   "expectation" if isinstance(owls, Pass) else
+                   f"it was worth about {vb - va:.1f} points more in expectation")
     return vb - va, "; ".join(why), (sa, sb), tuple(lost)
 
 
@@ -504,17 +514,17 @@ def _brief(when: str, mine: Action, owls: Action, v: PlayerView, cost: float,
 # ---------------------------------------------------------------- the review
 
 class _Owl(Owl):
-    """The Owl, keeping the values of its latest discard so the review weighs the
+    """The Owl, keeping the evaluations of its latest discard so the review weighs the
     alternatives without working them out twice (kept with the view they belong to)."""
 
-    _last: tuple[PlayerView, tuple[Tile, ...], list[tuple[float, Tile]]] | None = None
+    _last: tuple[PlayerView, tuple[Tile, ...], list[Evaluation]] | None = None
 
-    def scored(self, view: PlayerView, tiles: Sequence[Tile], sit: Situation
-               ) -> list[tuple[float, Tile]]:
+    def evaluations(self, view: PlayerView, tiles: Sequence[Tile], sit: Situation
+                    ) -> list[Evaluation]:
         last = self._last
         if last is not None and last[0] is view and last[1] == tuple(tiles):
             return last[2]
-        out = super().scored(view, tiles, sit)
+        out = super().evaluations(view, tiles, sit)
         self._last = (view, tuple(tiles), out)
         return out
 
