@@ -417,6 +417,8 @@ def evaluate_claim(view: PlayerView, sit: Situation, action: Action,
     after = claimed(sit, tile, action)
     if after is None:
         return None
+    if not view_plan(view, after.counts, after.melds).reachable:
+        return None   # a hand with no way to the minimum tai cannot win: never a choice
     m = load_points_model() if model is None else model
     threats = read_threats(view, history) if threats is None else threats
     if isinstance(action, Kong):
