@@ -48,7 +48,15 @@ def test_review_of_a_player_who_is_not_the_owl_names_costly_decisions(
     assert out.startswith("Review of p1 rabbit against Owl (rules garden)")
     check_review(record_file, 1, out)
     assert "; Owl would have thrown " in out and "costs " in out
-    assert re.search(r"In all: \d+ decisions, [1-9]\d* where Owl chose differently", out)
+    # the whole record's agreement and expected points lost, as the review computes them
+    from sgmahjong.agents.review import review_record, tally_text
+    reviews = review_record(read_record(record_file), 1)
+    items = [d for _, _, r in reviews for d in r.items]
+    total = sum(r.decisions for _, _, r in reviews)
+    dealt = sum(len(r.deal_ins) for _, _, r in reviews)
+    assert f"In all: {tally_text(total, items)} {dealt} deal-ins." in out
+    for d in items:
+        assert f"  - {d.severity}: {d.brief}" in out
 
 
 def test_review_of_an_owl_shows_no_costly_decision(
@@ -58,7 +66,7 @@ def test_review_of_an_owl_shows_no_costly_decision(
     check_review(record_file, 0, out)
     assert out.count("You made every decision of this hand as Owl would.") == len(
         replay_record(read_record(record_file)))
-    assert re.search(r"In all: \d+ decisions, 0 where Owl chose differently, 0 costly", out)
+    assert re.search(r"In all: \d+ decisions, every one as Owl would have\. 0 deal-ins\.", out)
 
 
 @pytest.mark.parametrize("extra, said", [

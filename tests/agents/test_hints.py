@@ -7,9 +7,8 @@ from test_levels import E, N, S, W, view_of  # tests/agents is on sys.path (root
 from sgmahjong.agents.danger import read_threats
 from sgmahjong.agents.dealin import DANGEROUS, SAFE, dealin, dealin_label, in_words
 from sgmahjong.agents.evaluation import claim_options, situation
-from sgmahjong.agents.expected import evaluate_claim, evaluate_pass
+from sgmahjong.agents.expected import close_margin, evaluate_claim, evaluate_pass
 from sgmahjong.agents.hints import (
-    CLOSE,
     bao_warnings,
     claim_hints,
     claim_values,
@@ -201,7 +200,7 @@ def test_close_choices_are_reported_as_close() -> None:
     v = view_of("22m34p678p23s45s78s", window="2m", turn=N, bonus="1a")
     [pong] = claim_hints(v)
     take, skip = claim_values(v, claim_options(v, [Pong()])[0])
-    assert abs(take - skip) < CLOSE and not pong.take
+    assert abs(take - skip) < close_margin(v.rules) and not pong.take
     assert pong.close and "A close call: taking it is about as good." in pong.sentence
     # ...while a pong that makes the hand ready is no close call (see above).
 

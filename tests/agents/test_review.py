@@ -11,14 +11,15 @@ from sgmahjong.agents import review as review_module
 from sgmahjong.agents.danger import discard_history
 from sgmahjong.agents.dealin import dealin, in_words
 from sgmahjong.agents.evaluation import situation
-from sgmahjong.agents.hints import CLOSE
+from sgmahjong.agents.expected import close_margin, serious_margin
 from sgmahjong.agents.levels import Owl, Rabbit
-from sgmahjong.agents.review import SERIOUS, decision_points, review_hand, review_record
+from sgmahjong.agents.review import decision_points, review_hand, review_record
 from sgmahjong.analysis.shanten import shanten
 from sgmahjong.game import Discard, Event, Game, Match, Won
 from sgmahjong.game.state import Phase
 from sgmahjong.game.view import PlayerView
 from sgmahjong.record import dumps_record, loads_record, record_from_match
+from sgmahjong.rules.loading import load_rules
 from sgmahjong.tiles import Seat, Tile
 
 E, S = Seat.EAST, Seat.SOUTH
@@ -235,8 +236,12 @@ def test_a_costly_discard_carries_both_tiles_and_is_counted() -> None:
     tiles = [a.tile for a in p.legal if isinstance(a, Discard)]
     values = {t: v for v, t in Owl(0).scored(p.view, tiles, situation(p.view))}
     assert d.cost == pytest.approx(values[d.owl.tile] - values[tile])
-    mark = "close call" if d.cost < CLOSE else "serious mistake" if d.cost >= SERIOUS \
-        else "mistake"
+    # standard: a typical win pays about 25 points, a close call is under 2% of it and a
+    # serious mistake from 8%
+    rules = load_rules("standard")
+    assert 0.4 < close_margin(rules) < 0.6 and 1.6 < serious_margin(rules) < 2.4
+    mark = ("close call" if d.cost < close_margin(rules) else
+            "serious mistake" if d.cost >= serious_margin(rules) else "mistake")
     assert d.severity == mark.replace(" call", "")
     n = r.decisions
     assert r.tally == (f"{n} decisions, {n - 1} as Owl would ({round(100 * (n - 1) / n)}%); "

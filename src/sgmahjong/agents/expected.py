@@ -30,6 +30,7 @@ difference in expected points.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Sequence
@@ -59,10 +60,25 @@ from .evaluation import (
 )
 from .fox import DEAD_READY, SECURED, plan_value
 
-__all__ = ["DEEP", "WIN_FEATURES", "Evaluation", "PointsModel", "evaluate_claim",
-           "evaluate_discards", "evaluate_pass", "hand_inputs", "load_points_model", "owl_count",
-           "win_features",
-           "win_payments"]
+__all__ = [
+    "CLOSE_SHARE",
+    "DEEP",
+    "SERIOUS_SHARE",
+    "WIN_FEATURES",
+    "Evaluation",
+    "PointsModel",
+    "close_margin",
+    "evaluate_claim",
+    "evaluate_discards",
+    "evaluate_pass",
+    "hand_inputs",
+    "load_points_model",
+    "owl_count",
+    "serious_margin",
+    "typical_win",
+    "win_features",
+    "win_payments",
+]
 
 DEEP = 8          # candidates valued two draws ahead; the rest by shanten and live tiles
 TIE = 0.002       # points per unit of keep_score: only breaks ties between equal discards
@@ -174,6 +190,32 @@ def spared(rules: Ruleset, m: PointsModel) -> float:
         other = win_payments(rules, tai, False)[2]
         total += p * (m.self_drawn * own + (1 - m.self_drawn) * other)
     return m.others * total
+
+
+# How far apart two choices must be, in expected points, before the hints and the review
+# call one better: shares of what a typical win pays at this table (the fitted spread of
+# the tai of wins, paid by its rules), so that they mean the same under every preset. Under
+# standard (a typical win 25 points) a close call is under 0.5 points, a serious mistake
+# from 2 (docs/ai.md, "The review").
+CLOSE_SHARE = 0.02
+SERIOUS_SHARE = 0.08
+
+
+def typical_win(rules: Ruleset, model: PointsModel | None = None) -> float:
+    """What a win pays its winner at this table, on average over the fitted tai of wins."""
+    m = load_points_model() if model is None else model
+    return sum(p * _collect(rules, min(tai, rules.scoring.tai_cap), m)
+               for tai, p in enumerate(m.win_tai))
+
+
+def close_margin(rules: Ruleset) -> float:
+    """Choices within this many expected points of each other are a close call."""
+    return CLOSE_SHARE * typical_win(rules)
+
+
+def serious_margin(rules: Ruleset) -> float:
+    """A decision that gives up this many expected points or more is a serious mistake."""
+    return SERIOUS_SHARE * typical_win(rules)
 
 
 # ---------------------------------------------------------------- one candidate
@@ -407,19 +449,28 @@ def claimed(sit: Situation, tile: Tile, action: Action) -> Situation | None:
 
 def evaluate_claim(view: PlayerView, sit: Situation, action: Action,
                    history: History | None = None, threats: Sequence[Threat] | None = None,
-                   model: PointsModel | None = None) -> Evaluation | None:
+                   model: PointsModel | None = None, *, dead: bool = False
+                   ) -> Evaluation | None:
     """Taking the discard on offer with ``action`` (a Chow, Pong or claimed Kong), valued
     with the best discard that follows it (a kong: the hand as it stands before its
-    replacement draw, plus the kong's instant payout)."""
+    replacement draw, plus the kong's instant payout). A chow or pong that leaves the hand
+    no way to the minimum tai is no choice (None), unless ``dead``: then, as such a kong,
+    it is valued as a hand that cannot win (what a review says such a claim cost)."""
     tile = view.window_tile
     if tile is None:
         return None
     after = claimed(sit, tile, action)
     if after is None:
         return None
-    if not view_plan(view, after.counts, after.melds).reachable:
-        return None   # a hand with no way to the minimum tai cannot win: never a choice
     m = load_points_model() if model is None else model
+    # With no way to the minimum tai a chow or pong is no choice; a kong still pays its
+    # instant payout, and a bonus tile drawn later may yet bring a tai (the Owl's count
+    # marks the hand as most of a step further from winning).
+    if not isinstance(action, Kong) and not view_plan(view, after.counts,
+                                                      after.melds).reachable:
+        if not dead:
+            return None
+        m = dataclasses.replace(m, win=(-50.0, *(0.0 for _ in m.win[1:])))
     threats = read_threats(view, history) if threats is None else threats
     if isinstance(action, Kong):
         rules = view.rules

@@ -40,14 +40,10 @@ from .evaluation import (
     useful_kinds,
     view_plan,
 )
-from .expected import Evaluation, best_claim, evaluate_claim, evaluate_pass
+from .expected import Evaluation, best_claim, close_margin, evaluate_claim, evaluate_pass
 from .owl import Owl
 
-# Choices within this many expected points of each other are a close call (docs/ai.md,
-# "The review": the same threshold marks a review's decision as close).
-CLOSE = 0.5
-
-__all__ = ["CLOSE", "BaoWarning", "ClaimHint", "DiscardHint", "Hints", "TaiHint",
+__all__ = ["BaoWarning", "ClaimHint", "DiscardHint", "Hints", "TaiHint",
            "ThreatHint", "WaitsHint", "WinHint", "WinNowHint", "away_text", "bao_warnings",
            "claim_hints", "claim_name", "claim_values", "current_waits", "given_up_text",
            "gives_up", "hints", "suggest_discard", "tai_hint", "threat_hints", "win_hint",
@@ -263,7 +259,7 @@ def suggest_discard(view: PlayerView, history: History | None = None) -> Discard
         trade = f"it gives up {given_up_text(lost)}; {_worth(plan)}"
     if not tai:
         plan_text = ""
-    close = next((t for v, t in scored[1:] if best - v < CLOSE), None)
+    close = next((t for v, t in scored[1:] if best - v < close_margin(view.rules)), None)
     close_text = ""
     if close is not None:
         other = opts[close]
@@ -466,8 +462,8 @@ def claim_values(view: PlayerView, opt: ClaimOption, sit: Situation | None = Non
     sit = situation(view) if sit is None else sit
     threats = read_threats(view)
     skip = evaluate_pass(view, sit, threats=threats).expected
-    take = evaluate_claim(view, sit, opt.action, threats=threats)
-    return (take.expected if take is not None else skip - 1e9), skip
+    take = evaluate_claim(view, sit, opt.action, threats=threats, dead=True)
+    return (take.expected if take is not None else 0.0), skip
 
 
 def _points(x: float) -> str:
@@ -481,7 +477,7 @@ def claim_hints(view: PlayerView, legal: Sequence[Action] | None = None
     worth the most expected points, or none when letting the tile pass is worth more),
     and why: what it gains, what tai source it gives up and what the hand would then be
     worth, the expected points of taking and of skipping, and when they are within
-    :data:`CLOSE`, that it is a close call."""
+    :func:`~sgmahjong.agents.expected.close_margin`, that it is a close call."""
     legal = legal_actions(view) if legal is None else legal
     tile = view.window_tile
     tai = _counts_tai(view)
@@ -500,13 +496,13 @@ def claim_hints(view: PlayerView, legal: Sequence[Action] | None = None
         lost = gives_up(before, plan) if tai else []
         lost_text = given_up_text(lost)
         take_v = values.get(opt.action)
-        if take_v is None or (tai and not plan.reachable):
+        if take_v is None:
             out.append(ClaimHint(opt.action, False,
                                  f"Skip the {what}: the hand would have no tai and could not "
                                  "win.", False, tuple(s.text for s in lost)))
             continue
         take = best.action == opt.action
-        close = abs(take_v - skip_v) < CLOSE
+        close = abs(take_v - skip_v) < close_margin(view.rules)
         gain = ("" if not tai or plan.secured <= before.secured
                 else f" and gives {count(plan.secured - before.secured, 'tai')}")
         if take:

@@ -57,16 +57,14 @@ from .evaluation import (
     useful_kinds,
     view_plan,
 )
-from .expected import Evaluation, win_payments
-from .hints import CLOSE, away_text, claim_name, claim_values, given_up_text, gives_up
+from .expected import Evaluation, close_margin, serious_margin, win_payments
+from .hints import away_text, claim_name, claim_values, given_up_text, gives_up
 from .owl import Owl
 
 if TYPE_CHECKING:
     from ..record import Record
 
 __all__ = [
-    "COSTLY",
-    "SERIOUS",
     "DealIn",
     "Decision",
     "DecisionPoint",
@@ -80,11 +78,10 @@ __all__ = [
     "tally_text",
 ]
 
-# How a decision that differs from the Owl's is marked, by the expected points it gives
-# up (docs/ai.md, "The review"): under CLOSE a close call, from SERIOUS a serious mistake,
-# between them a mistake. The hints call two choices within CLOSE "a close call" too.
-COSTLY = CLOSE
-SERIOUS = 2.0
+# A decision that differs from the Owl's is marked by the expected points it gives up,
+# against what a typical win pays at the table (expected.close_margin and serious_margin,
+# docs/ai.md "The review"): under the first a close call (the hints call two choices
+# that near "a close call" too), from the second a serious mistake, between them a mistake.
 SHOWN = 3             # the costliest decisions explained in a sentence
 
 
@@ -119,15 +116,11 @@ class Decision:
     brief: str = ""             # one line for a list: the two choices and the cost
     tiles: tuple[Tile, ...] = ()  # the tiles to draw beside the sentence (yours, Owl's)
 
-    @property
-    def costly(self) -> bool:
-        return self.cost >= COSTLY
+    severity: str = "close"     # "close", "mistake" or "serious mistake" (by its cost)
 
     @property
-    def severity(self) -> str:
-        """``"close"``, ``"mistake"`` or ``"serious mistake"``, by the expected points the
-        decision gave up."""
-        return severity(self.cost)
+    def costly(self) -> bool:
+        return self.severity != "close"
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,9 +178,11 @@ class Review:
         return tally_text(self.decisions, list(self.items))
 
 
-def severity(cost: float) -> str:
-    """How a decision that gave up ``cost`` expected points is marked."""
-    return "close" if cost < COSTLY else "serious mistake" if cost >= SERIOUS else "mistake"
+def severity(cost: float, rules: Ruleset) -> str:
+    """How a decision that gave up ``cost`` expected points is marked at a table of
+    ``rules``: ``"close"``, ``"mistake"`` or ``"serious mistake"``."""
+    return ("close" if cost < close_margin(rules) else
+            "serious mistake" if cost >= serious_margin(rules) else "mistake")
 
 
 def _points(x: float) -> str:
@@ -198,7 +193,7 @@ def _points(x: float) -> str:
 def tally_text(decisions: int, items: Sequence[Decision]) -> str:
     """How many decisions were the Owl's, how the others were marked and what they cost."""
     same = decisions - len(items)
-    marks = [severity(d.cost) for d in items]
+    marks = [d.severity for d in items]
     kinds = [count(marks.count(k), "close call" if k == "close" else k)
              for k in ("close", "mistake", "serious mistake") if marks.count(k)]
     share = round(100 * same / decisions) if decisions else 100
@@ -442,13 +437,14 @@ def _weigh(p: DecisionPoint, owl_choice: Action, turn: int, owl: Owl,
         kind = "claim"
         cost, why, shanten, given = _claim_facts(p, mine, owl_choice)
     cost = max(0.0, cost)
+    level = severity(cost, v.rules)
     mark = {"close": "a close call", "mistake": "a mistake",
-            "serious mistake": "a serious mistake"}[severity(cost)]
+            "serious mistake": "a serious mistake"}[level]
     return Decision(p.index, turn, kind, mine, owl_choice, cost, shanten, useful,
                     given, danger,
                     f"{head}: {why}. That was {mark}: {_points(cost)} lost in expectation.",
                     _brief(when, mine, owl_choice, v, cost, shanten, useful, given, danger),
-                    _tiles_of(p, owl_choice))
+                    _tiles_of(p, owl_choice), level)
 
 
 def _win_worth(v: PlayerView, tile: Tile | None) -> float:

@@ -22,7 +22,8 @@ def add_options(p: argparse.ArgumentParser) -> None:
 
 def run(record: Record, args: argparse.Namespace) -> int:
     """Print the review of ``args.seat`` (a bad or missing seat is a one-line error)."""
-    from ..agents.review import review_record
+    from ..agents.expected import close_margin, serious_margin
+    from ..agents.review import Decision, review_record, tally_text
     from ..errors import SgmahjongError
 
     seat = args.seat
@@ -32,23 +33,27 @@ def run(record: Record, args: argparse.Namespace) -> int:
     name = record.players[seat]
     print(f"Review of p{seat} {name} against Owl (rules {record.rules.name})")
     hands = review_record(record, seat)
-    total = differ = costly = dealt = 0
+    total = dealt = 0
+    items: list[Decision] = []
     for number, wind, r in hands:
         total += r.decisions
-        differ += len(r.items)
-        costly += len(r.costly)
+        items.extend(r.items)
         dealt += len(r.deal_ins)
         print(f"\nHand {number + 1}, sitting {wind.name.title()}: {r.decisions} decisions, "
               f"{len(r.items)} where Owl chose differently")
         for line in r.lines:
             print(f"  {line}")
         if r.items:
-            print("  Every difference, costliest first (cost by Owl's count, in steps of "
-                  "shanten):")
+            print(f"  {r.tally}")
+            rs = record.rules
+            print(f"  Every difference, costliest first (the expected points it gave up: a "
+                  f"close call under {close_margin(rs):.2g}, a serious mistake from "
+                  f"{serious_margin(rs):.2g}):")
             for d in r.items:
-                print(f"  - {d.brief}")
+                print(f"  - {d.severity}: {d.brief}")
     if not hands:
         print("(no hands)")
-    print(f"\nIn all: {total} decisions, {differ} where Owl chose differently, {costly} "
-          f"costly, {dealt} deal-ins.")
+    summary = (tally_text(total, items) if items else
+               f"{total} decisions, every one as Owl would have.")
+    print(f"\nIn all: {summary} {dealt} deal-ins.")
     return 0
