@@ -200,8 +200,9 @@ def test_close_choices_are_reported_as_close() -> None:
     v = view_of("22m34p678p23s45s78s", window="2m", turn=N, bonus="1a")
     [pong] = claim_hints(v)
     take, skip = claim_values(v, claim_options(v, [Pong()])[0])
-    assert abs(take - skip) < close_margin(v.rules) and not pong.take
-    assert pong.close and "A close call: taking it is about as good." in pong.sentence
+    assert abs(take - skip) < close_margin(v.rules) and pong.take == (take > skip)
+    other = "skipping" if pong.take else "taking"
+    assert pong.close and f"A close call: {other} it is about as good." in pong.sentence
     # ...while a pong that makes the hand ready is no close call (see above).
 
 

@@ -68,6 +68,14 @@ def test_the_hand_end_shows_the_review_of_your_own_play(browser: Any, server: Se
                                  for d in review.deal_ins]
     assert shown["head"] is None
     assert shown["tally"] == review.tally
+    # each decision shown says its mark and the expected points it gave up, and the tally
+    # the hand's agreement with Owl and the points lost, as the engine's review has them
+    for d, item in zip(costly, shown["items"], strict=True):
+        assert (f"That was a {d.severity}: about {d.cost:.1f} points lost in expectation."
+                in item["text"])
+    share = round(100 * review.agreement)
+    assert f" as Owl would ({share}%); " in shown["tally"]
+    assert f"about {review.lost:.1f} points lost in expectation." in shown["tally"]
     assert not NOTATION.search(shown["all"]), shown["all"]
     assert not errors, errors
     ctx.close()

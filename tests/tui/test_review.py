@@ -75,7 +75,19 @@ async def test_the_hand_end_names_the_costly_discard_and_its_cost(
         await app.workers.wait_for_complete()
         await pilot.pause()
         text = text_of(app, "#review")
+        # the engine's review of the hand just played, for East
+        session = app.session
+        assert session is not None
+        events = session.game.events if session.in_hand else session.hands[-1].events
+        review = review_hand(list(events), Seat.EAST, session.rules)
     lines = text.splitlines()
+    # its mark, its cost in expected points and the hand's agreement with Owl, as the
+    # engine's review says them
+    [d] = review.costly
+    assert d.severity in ("mistake", "serious mistake")
+    assert f"That was a {d.severity}: about {d.cost:.1f} points lost in expectation." \
+        in " ".join(x.strip() for x in lines)
+    assert lines[-1].strip() == review.tally
     assert lines[0] == "What could you have done better?"
     # the costliest decision first, its tiles drawn (yours, then Owl's), then its sentence;
     # South Wind and 5 Circles both leave the hand ready, whichever Owl prefers

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from ..game.actions import Action, Pass
 from ..game.view import PlayerView
 from ..tiles import Tile
-from .danger import History
 from .evaluation import Situation, situation
 from .expected import DEEP, Evaluation, PointsModel, best_claim, evaluate_discards
 from .fox import Fox
@@ -29,11 +28,10 @@ class Owl(Fox):
     name = "owl"
     slip = 0.0
     lookahead_count = LOOKAHEAD
-    history: History | None = None   # the public discard order, when a caller has it
     model: PointsModel | None = None  # the fitted figures (None: the shipped model)
 
     def claim(self, view: PlayerView, claims: Sequence[Action]) -> Action:
-        best, _ = best_claim(view, situation(view), claims, self.history, self.model)
+        best, _ = best_claim(view, situation(view), claims, model=self.model)
         return best.action if not isinstance(best.action, Pass) else Pass()
 
     def discard(self, view: PlayerView, tiles: list[Tile], sit: Situation) -> Tile:
@@ -44,7 +42,7 @@ class Owl(Fox):
     def evaluations(self, view: PlayerView, tiles: Sequence[Tile], sit: Situation
                     ) -> list[Evaluation]:
         """Every distinct discard of ``tiles``, valued, best first."""
-        return evaluate_discards(view, sit, tiles, self.history, model=self.model,
+        return evaluate_discards(view, sit, tiles, model=self.model,
                                  deep=self.lookahead_count)
 
     def scored(self, view: PlayerView, tiles: Sequence[Tile], sit: Situation
