@@ -9,6 +9,8 @@ from collections.abc import Callable
 import pytest
 from textual.widgets import Static
 
+from sgmahjong.agents import hints as engine
+from sgmahjong.agents.levels import Owl
 from sgmahjong.game import Kong, Pass, Pong, Win
 from sgmahjong.tiles import Tile
 from sgmahjong.tui.app import PlayApp
@@ -120,10 +122,12 @@ async def test_a_win_and_a_pong_on_offer_say_the_win_is_better(
         assert "skip:" not in hints and "take" not in hints   # no verdict against the win
 
 
-async def test_two_claims_with_one_reason_say_it_once_and_prefer(
+async def test_a_pong_into_no_tai_is_skipped_and_the_kong_taken_for_its_payout(
         table_app: Callable[..., PlayApp]) -> None:
     """Three 9 Bamboo in hand, a fourth thrown: a pong or a kong, and no tai left either
-    way under standard (1 tai needed): one line for both, and the table says skip."""
+    way under standard (1 tai needed). The pong is no choice (it could not win); the kong
+    is the Owl's choice all the same, for its instant payout (2 points from each player),
+    and the hint says so with the expected points of taking and skipping."""
     app = table_app(THREE_9S)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
@@ -131,8 +135,12 @@ async def test_two_claims_with_one_reason_say_it_once_and_prefer(
         await throw_drawn(pilot)
         legal = app.session.human_legal()
         assert Pong() in legal and Kong(Tile.S9, "claimed") in legal
+        view = app.session.view()
         hints = str(app.screen.query_one("#hints", Static).render())
-        reason = "the hand would have no tai and could not win"
-        assert hints.count(reason) == 1, hints
-        assert "K Kong, P Pong → skip" in hints
-        assert "Hint: none of these claims helps your hand; S skips." in said(app)
+        assert "P Pong → skip: the hand would have no tai and could not win." in hints
+        kong = next(h for h in engine.claim_hints(view, legal) if isinstance(h.action, Kong))
+        assert kong.take and kong.expected is not None and kong.skip_expected is not None
+        assert "K Kong → take" in hints
+        assert (f"Expected points: {kong.expected:.1f} points taking it, "
+                f"{kong.skip_expected:.1f} points skipping.") in hints
+        assert Owl(0).act(view, legal) == Kong(Tile.S9, "claimed")

@@ -33,5 +33,6 @@ def test_review_of_a_downloaded_web_record(make_client: Any, tmp_path: Path,
     assert out.startswith("Review of p0 Ann against Owl (rules casual)")
     check_review(path, 0, out)
     # Ann throws whatever she draws: the Owl disagrees somewhere, and casual counts no tai
-    assert re.search(r"In all: \d+ decisions, [1-9]\d* where Owl chose differently", out)
+    assert re.search(r"In all: \d+ decisions, \d+ as Owl would \(\d+%\); of the other "
+                     r"[1-9]\d*: ", out)
     assert not re.search(r"\btai\b", out)
