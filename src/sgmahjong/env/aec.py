@@ -13,6 +13,7 @@ settlement of a win), so an episode's rewards add up to the hand's (or match's) 
 
 from __future__ import annotations
 
+import copy
 import random
 import secrets
 from typing import Any, ClassVar
@@ -20,6 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from ..errors import SgmahjongError
 from ..game.actions import Action
@@ -63,6 +65,9 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
     def __init__(self, rules: str | Ruleset = "standard", *, mode: str = "hand",
                  quick: bool = False, render_mode: str | None = None) -> None:
         super().__init__()
+        # Each instance its own metadata: a wrapper that adds to it (a render mode, a name)
+        # must not change it for every other environment.
+        self.metadata = copy.deepcopy(type(self).metadata)
         if mode not in MODES:
             raise EnvError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -284,11 +289,21 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
-def env(rules: str | Ruleset = "standard", **kwargs: Any) -> MahjongEnv:
-    """A new :class:`MahjongEnv` (the PettingZoo naming convention)."""
+def raw_env(rules: str | Ruleset = "standard", **kwargs: Any) -> MahjongEnv:
+    """A new :class:`MahjongEnv`, unwrapped (the PettingZoo naming convention)."""
     return MahjongEnv(rules, **kwargs)
 
 
-raw_env = env
+def env(rules: str | Ruleset = "standard", **kwargs: Any) -> wrappers.OrderEnforcingWrapper:
+    """A new :class:`MahjongEnv` wrapped as PettingZoo's own environments are: ``step()``,
+    ``observe()`` or ``render()`` before ``reset()`` is PettingZoo's clear error.
+
+    Not wrapped in ``TerminateIllegalWrapper``: it would end the hand with a made-up reward
+    (neither points nor zero-sum) where the environment refuses the action with the rule it
+    breaks and leaves the game unchanged; nor in ``AssertOutOfBoundsWrapper``: an index
+    outside the space is already refused with an :class:`ActionError` that names it. The
+    attributes of :class:`MahjongEnv` (``game``, ``seat_of`` ...) read through the wrapper;
+    ``.unwrapped`` is the environment itself."""
+    return wrappers.OrderEnforcingWrapper(raw_env(rules, **kwargs))
 
 __all__ = ["AGENTS", "MODES", "EnvError", "MahjongEnv", "env", "observation_space", "raw_env"]
