@@ -196,7 +196,10 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
             # The totals before this hand: the hand's own points are in the scores field.
             st = self._seating
             match_scores = [st.scores[st.player_at(s)] for s in Seat]
-        return {"observation": encode(g.view(seat), match_scores),
+        # Only a seat asked to decide sees the decision (the phase, the tile on offer): see
+        # encode. Whether it is asked depends on its own tiles alone.
+        asked = not g.ended and seat in g.waiting_for()
+        return {"observation": encode(g.view(seat), match_scores, asked=asked),
                 "action_mask": self.action_mask(agent)}
 
     def step(self, action: int | np.integer | None) -> None:

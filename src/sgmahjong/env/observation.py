@@ -88,11 +88,16 @@ _CHOW = MeldKind.CHOW
 _ZERO = bytes(4 * SIZE)
 
 
-def encode(view: PlayerView, match_scores: Sequence[int] | None = None) -> np.ndarray:
+def encode(view: PlayerView, match_scores: Sequence[int] | None = None, *,
+           asked: bool = True) -> np.ndarray:
     """The observation of ``view.seat`` (float32, shape ``(SIZE,)``).
 
     ``match_scores`` are the running match totals before this hand, by seat (public; zeros
-    when omitted, as in a single hand)."""
+    when omitted, as in a single hand). ``asked``: whether the seat is to decide now; when
+    it is not, the decision fields (``phase``, ``offered``) stay zero. The engine opens a
+    window on a tile only when some seat can use it, so a window that this seat is not asked
+    about tells of another seat's concealed tiles: it must not show (the discard itself is
+    public, in the ``discards`` fields)."""
     # Written element by element into a plain buffer, then handed to numpy: single writes to
     # a memoryview cost less than numpy's, and this runs at every step of a learner.
     buf = bytearray(_ZERO)
@@ -104,11 +109,12 @@ def encode(view: PlayerView, match_scores: Sequence[int] | None = None) -> np.nd
     drawn = view.last_drawn
     if drawn is not None and drawn < 34:
         out[_DRAWN + drawn] = 1
-    if view.window_tile is not None:
-        out[_OFFERED + view.window_tile] = 1
-    ph = _PHASES.get(view.phase)
-    if ph is not None:
-        out[_PHASE + ph] = 1
+    if asked:
+        if view.window_tile is not None:
+            out[_OFFERED + view.window_tile] = 1
+        ph = _PHASES.get(view.phase)
+        if ph is not None:
+            out[_PHASE + ph] = 1
     out[_TURN + (view.turn - me) % 4] = 1
     out[_SEAT_WIND + me] = 1
     out[_ROUND_WIND + view.round_wind] = 1
