@@ -70,9 +70,10 @@ def public_reference(e: MahjongEnv, agent: str, answered: set[str]) -> np.ndarra
     return obs
 
 
-def observe_with(e: MahjongEnv, agent: str, state: TableState) -> np.ndarray:
-    """``e.observe(agent)`` were the game's state ``state`` (its decisions worked out
-    afresh from it)."""
+def observe_with(e: MahjongEnv, agent: str, state: TableState, *,
+                 oracle: bool = False) -> np.ndarray:
+    """``e.observe(agent)`` (or ``e.oracle_observe``) were the game's state ``state`` (its
+    decisions worked out afresh from it)."""
     real = e.game
     assert real is not None
     fake = copy.copy(real)
@@ -80,7 +81,7 @@ def observe_with(e: MahjongEnv, agent: str, state: TableState) -> np.ndarray:
     fake._decisions = None
     e.game = fake
     try:
-        return e.observe(agent)["observation"]
+        return (e.oracle_observe if oracle else e.observe)(agent)["observation"]
     finally:
         e.game = real
 

@@ -33,7 +33,7 @@ from ..rules.loading import load_rules
 from ..rules.model import Ruleset
 from ..tiles import Seat, format_tiles
 from .actions import NUM_ACTIONS, ActionError, action_index, describe, index_action
-from .observation import HIGH, LOW, encode
+from .observation import HIGH, LOW, ORACLE_HIGH, ORACLE_LOW, encode, encode_oracle
 
 MODES = ("hand", "match")
 
@@ -48,6 +48,15 @@ def observation_space() -> spaces.Dict:
     """What :meth:`MahjongEnv.observe` returns: the encoded view and the action mask."""
     return spaces.Dict({
         "observation": spaces.Box(LOW, HIGH, dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+    })
+
+
+def oracle_observation_space() -> spaces.Dict:
+    """What :meth:`MahjongEnv.oracle_observe` returns: the encoded view followed by the
+    hidden part, and the action mask."""
+    return spaces.Dict({
+        "observation": spaces.Box(ORACLE_LOW, ORACLE_HIGH, dtype=np.float32),
         "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
     })
 
@@ -202,6 +211,17 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
         return {"observation": encode(g.view(seat), match_scores, asked=asked),
                 "action_mask": self.action_mask(agent)}
 
+    def oracle_observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``observe(agent)`` with what the agent cannot see appended: every seat's concealed
+        tiles, the wall's order, the table's window (see docs/env.md, "The oracle
+        observation"). For oracle guiding or a centralised critic during training: never an
+        acting agent's input, and never what :meth:`observe` returns."""
+        g = self.game
+        assert g is not None, "reset() first"
+        own = self.observe(agent)
+        return {"observation": encode_oracle(g.state, self.seat_of(agent), own["observation"]),
+                "action_mask": own["action_mask"]}
+
     def step(self, action: int | np.integer | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -309,4 +329,5 @@ def env(rules: str | Ruleset = "standard", **kwargs: Any) -> wrappers.OrderEnfor
     ``.unwrapped`` is the environment itself."""
     return wrappers.OrderEnforcingWrapper(raw_env(rules, **kwargs))
 
-__all__ = ["AGENTS", "MODES", "EnvError", "MahjongEnv", "env", "observation_space", "raw_env"]
+__all__ = ["AGENTS", "MODES", "EnvError", "MahjongEnv", "env", "observation_space",
+           "oracle_observation_space", "raw_env"]
