@@ -27,10 +27,12 @@ Runner = Callable[[int, int], int]   # (steps, seed) -> steps played
 
 
 def run_sgmahjong(preset: str) -> Runner:
-    from sgmahjong.env import env
+    # The unwrapped environment, as the anchors' are (env() adds PettingZoo's order
+    # checks around it).
+    from sgmahjong.env import raw_env
 
     def run(steps: int, seed: int) -> int:
-        e = env(preset)
+        e = raw_env(preset)
         rng = np.random.default_rng(seed)
         n, episode = 0, seed
         e.reset(seed=episode)

@@ -4,7 +4,8 @@
    PettingZoo environment (``sgmahjong.env``); every decision with more than one legal
    action becomes an example (the seat's features and action mask, and the teacher's
    action). The network is fitted by masked cross-entropy (Adam); a tenth of the hands is
-   held out to measure agreement with the teacher.
+   held out to measure agreement with the teacher, and the epoch with the lowest held-out
+   loss is the one kept (not the last: a long run over-fits).
 2. **Policy gradient**: the network plays one seat of the Gymnasium environment
    (``SingleSeatEnv``) against ``--opponents``, sampling its actions; REINFORCE with the
    hand's points as the return (less a running mean, scaled by a running spread), with the
@@ -123,13 +124,19 @@ def evaluate(params: dict[str, np.ndarray], data: Batch, size: int = 2048
 
 def fit(params: dict[str, np.ndarray], train: Batch, held: Batch, deadline: float,
         rng: np.random.Generator, lr: float, decay: float, batch: int,
-        log: list[dict[str, Any]], epochs: int | None = None, augment: bool = True) -> None:
+        log: list[dict[str, Any]], epochs: int | None = None, augment: bool = True
+        ) -> int | None:
     """Epochs of minibatch Adam until ``deadline`` (or ``epochs`` of them); logs the losses
     after each epoch. With ``augment``, each minibatch has its suits relabelled by one of
-    the six orders (the identity among them), drawn at random."""
+    the six orders (the identity among them), drawn at random.
+
+    Leaves ``params`` as they were after the epoch with the lowest held-out loss, not the
+    last one (a long run over-fits: the held-out loss rises again while the fitted examples'
+    falls), and returns that epoch (None when nothing is held out: the last is kept)."""
     opt = Adam(params, lr, decay)
     X, D, M, y = train
     swaps = [suit_swap(o) for o in SUIT_ORDERS] if augment else []
+    best: tuple[float, int, dict[str, np.ndarray]] | None = None
     epoch = 0
     while time.time() < deadline and (epochs is None or epoch < epochs):
         order = rng.permutation(len(y))
@@ -152,6 +159,15 @@ def fit(params: dict[str, np.ndarray], train: Batch, held: Batch, deadline: floa
                     "train_agreement": ta, "held_loss": hl, "held_agreement": ha})
         print(f"epoch {epoch}: loss {tl:.3f} (held out {hl:.3f}), agreement with the "
               f"teacher {ta:.1%} (held out {ha:.1%})", flush=True)
+        if not np.isnan(hl) and (best is None or hl < best[0]):
+            best = (hl, epoch, {k: v.copy() for k, v in params.items()})
+    if best is None:
+        return None
+    for k, v in best[2].items():
+        params[k][...] = v
+    print(f"kept epoch {best[1]} of {epoch}: the lowest held-out loss ({best[0]:.3f})",
+          flush=True)
+    return best[1]
 
 
 # ---------------------------------------------------------------- phase 2: policy gradient
@@ -303,8 +319,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         params = init_params(opts.hidden, seed=opts.seed)
         before = evaluate(params, held)
         fit_end = start + (1 - opts.pg_share) * budget
-        fit(params, train, held, start + budget if opts.epochs else fit_end, rng, opts.lr,
-            opts.decay, 256, log, opts.epochs, not opts.no_augment)
+        best_epoch = fit(params, train, held, start + budget if opts.epochs else fit_end, rng,
+                         opts.lr, opts.decay, 256, log, opts.epochs, not opts.no_augment)
         after = evaluate(params, held)
         if opts.pg_share > 0:
             # The imitation policy too, to compare with what the policy gradient makes.
@@ -316,7 +332,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     summary = {"hands": hands, "examples": len(train[3]), "held_out": len(held[3]),
                "held_chance": float((1.0 / held[2].sum(1)).mean()) if len(held[3]) else 0.0,
                "held_loss_start": before[0], "held_loss_imitation": after[0],
-               "held_agreement_imitation": after[1], "held_loss_final": final[0],
+               "held_agreement_imitation": after[1], "best_epoch": best_epoch,
+               "held_loss_final": final[0],
                "held_agreement_final": final[1], "minutes": (time.time() - start) / 60,
                "out": opts.out, "log": log}
     print(f"saved {opts.out}: held-out agreement with {opts.teacher} {final[1]:.1%}, loss "

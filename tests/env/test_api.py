@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from sgmahjong.env import EnvError, env
+from sgmahjong.env import EnvError, MahjongEnv, SingleSeatEnv, env, raw_env
 from sgmahjong.rules import PRESETS, load_rules
 
 # Expected for environments with an action mask in a Dict observation (PettingZoo's own
@@ -62,3 +65,35 @@ def test_bad_arguments_are_named() -> None:
         env(mode="round")
     with pytest.raises(EnvError, match="render_mode 'rgb_array'"):
         env(render_mode="rgb_array")
+
+
+def test_env_is_wrapped_as_pettingzoos_own_environments_are() -> None:
+    e = env("limit")
+    assert isinstance(e, OrderEnforcingWrapper)
+    assert isinstance(e.unwrapped, MahjongEnv)
+    assert type(raw_env("limit")) is MahjongEnv
+    e.reset(seed=5)
+    # The environment's own attributes still read through the wrapper.
+    assert e.rules.name == "limit" and e.game is e.unwrapped.game
+    assert e.seat_of(e.agent_selection) in e.game.waiting_for()
+
+
+def test_using_env_before_reset_is_pettingzoos_clear_error() -> None:
+    e = env()
+    with pytest.raises(AssertionError, match=r"reset\(\) needs to be called before step"):
+        e.step(0)
+    with pytest.raises(AssertionError, match=r"reset\(\) needs to be called before observe"):
+        e.observe("player_0")
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+        _ = e.agent_selection
+
+
+@pytest.mark.parametrize("make", [env, MahjongEnv, SingleSeatEnv])
+def test_metadata_belongs_to_each_instance(make: Any) -> None:
+    a, b = make(), make()
+    a.metadata["render_modes"].append("rgb_array")
+    a.metadata["extra"] = 1
+    assert b.metadata["render_modes"] == ["human", "ansi"] and "extra" not in b.metadata
+    assert make().metadata == b.metadata
+    cls = SingleSeatEnv if make is SingleSeatEnv else MahjongEnv
+    assert cls.metadata["render_modes"] == ["human", "ansi"] and "extra" not in cls.metadata

@@ -83,6 +83,38 @@ def test_masked_actions_get_no_probability() -> None:
     assert probs[mask == 0].max() == 0.0
 
 
+def test_fitting_keeps_the_epoch_with_the_lowest_held_out_loss(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The held-out losses are scripted (lowest after epoch 2 of 4): the weights left are
+    those after epoch 2, not the last epoch's, and the run says which epoch it kept."""
+    train = _train_module()
+    rng = np.random.default_rng(0)
+    n = 8
+    mask = np.ones((n, 109), np.int8)
+    data = (rng.random((n, GLOBAL_SIZE)).astype(np.float32),
+            rng.random((n, 34, DISCARD_SIZE)).astype(np.float32), mask,
+            rng.integers(0, 109, n))
+    held = tuple(x.copy() for x in data)
+    losses = iter([0.9, 0.4, 0.6, 0.8])
+    after: list[dict[str, np.ndarray]] = []
+
+    def scripted(params: dict[str, np.ndarray], batch: tuple, size: int = 2048
+                 ) -> tuple[float, float]:
+        if batch is held:
+            after.append({k: v.copy() for k, v in params.items()})
+            return next(losses), 0.5
+        return 1.0, 0.5
+
+    monkeypatch.setattr(train, "evaluate", scripted)
+    params = init_params(8, 4, seed=1)
+    log: list[dict] = []
+    kept = train.fit(params, data, held, float("inf"), rng, 0.01, 0.0, 4, log, epochs=4)
+    assert kept == 2 and len(after) == 4
+    assert not all(np.array_equal(after[1][k], after[3][k]) for k in params)
+    assert all(np.array_equal(params[k], after[1][k]) for k in params)
+    assert "kept epoch 2 of 4" in capsys.readouterr().out
+
+
 def test_a_tiny_run_learns_the_teachers_choices(trained: tuple[dict, Path]) -> None:
     summary, out = trained
     assert summary["hands"] == 10
@@ -91,6 +123,10 @@ def test_a_tiny_run_learns_the_teachers_choices(trained: tuple[dict, Path]) -> N
     # The loss falls: on the examples fitted and on the held-out hands' decisions.
     assert imitation[-1]["train_loss"] < 0.7 * imitation[0]["train_loss"]
     assert summary["held_loss_imitation"] < summary["held_loss_start"]
+    # The epoch kept is the one with the lowest held-out loss, and the weights are its.
+    lowest = min(imitation, key=lambda e: e["held_loss"])
+    assert summary["best_epoch"] == lowest["epoch"]
+    assert summary["held_loss_imitation"] == pytest.approx(lowest["held_loss"], rel=1e-5)
     # Agreement on held-out decisions, against picking a legal action at random.
     held = summary["held_out"]
     assert held >= 20

@@ -13,6 +13,7 @@ settlement of a win), so an episode's rewards add up to the hand's (or match's) 
 
 from __future__ import annotations
 
+import copy
 import random
 import secrets
 from typing import Any, ClassVar
@@ -20,6 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from ..errors import SgmahjongError
 from ..game.actions import Action
@@ -31,7 +33,7 @@ from ..rules.loading import load_rules
 from ..rules.model import Ruleset
 from ..tiles import Seat, format_tiles
 from .actions import NUM_ACTIONS, ActionError, action_index, describe, index_action
-from .observation import HIGH, LOW, encode
+from .observation import HIGH, LOW, ORACLE_HIGH, ORACLE_LOW, encode, encode_oracle
 
 MODES = ("hand", "match")
 
@@ -50,6 +52,15 @@ def observation_space() -> spaces.Dict:
     })
 
 
+def oracle_observation_space() -> spaces.Dict:
+    """What :meth:`MahjongEnv.oracle_observe` returns: the encoded view followed by the
+    hidden part, and the action mask."""
+    return spaces.Dict({
+        "observation": spaces.Box(ORACLE_LOW, ORACLE_HIGH, dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+    })
+
+
 class MahjongEnv(AECEnv):  # type: ignore[misc]
     """Singapore Mahjong for four agents (PettingZoo AEC API).
 
@@ -63,6 +74,9 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
     def __init__(self, rules: str | Ruleset = "standard", *, mode: str = "hand",
                  quick: bool = False, render_mode: str | None = None) -> None:
         super().__init__()
+        # Each instance its own metadata: a wrapper that adds to it (a render mode, a name)
+        # must not change it for every other environment.
+        self.metadata = copy.deepcopy(type(self).metadata)
         if mode not in MODES:
             raise EnvError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -191,8 +205,22 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
             # The totals before this hand: the hand's own points are in the scores field.
             st = self._seating
             match_scores = [st.scores[st.player_at(s)] for s in Seat]
-        return {"observation": encode(g.view(seat), match_scores),
+        # Only a seat asked to decide sees the decision (the phase, the tile on offer): see
+        # encode. Whether it is asked depends on its own tiles alone.
+        asked = not g.ended and seat in g.waiting_for()
+        return {"observation": encode(g.view(seat), match_scores, asked=asked),
                 "action_mask": self.action_mask(agent)}
+
+    def oracle_observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``observe(agent)`` with what the agent cannot see appended: every seat's concealed
+        tiles, the wall's order, the table's window (see docs/env.md, "The oracle
+        observation"). For oracle guiding or a centralised critic during training: never an
+        acting agent's input, and never what :meth:`observe` returns."""
+        g = self.game
+        assert g is not None, "reset() first"
+        own = self.observe(agent)
+        return {"observation": encode_oracle(g.state, self.seat_of(agent), own["observation"]),
+                "action_mask": own["action_mask"]}
 
     def step(self, action: int | np.integer | None) -> None:
         agent = self.agent_selection
@@ -284,11 +312,22 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
-def env(rules: str | Ruleset = "standard", **kwargs: Any) -> MahjongEnv:
-    """A new :class:`MahjongEnv` (the PettingZoo naming convention)."""
+def raw_env(rules: str | Ruleset = "standard", **kwargs: Any) -> MahjongEnv:
+    """A new :class:`MahjongEnv`, unwrapped (the PettingZoo naming convention)."""
     return MahjongEnv(rules, **kwargs)
 
 
-raw_env = env
+def env(rules: str | Ruleset = "standard", **kwargs: Any) -> wrappers.OrderEnforcingWrapper:
+    """A new :class:`MahjongEnv` wrapped as PettingZoo's own environments are: ``step()``,
+    ``observe()`` or ``render()`` before ``reset()`` is PettingZoo's clear error.
 
-__all__ = ["AGENTS", "MODES", "EnvError", "MahjongEnv", "env", "observation_space", "raw_env"]
+    Not wrapped in ``TerminateIllegalWrapper``: it would end the hand with a made-up reward
+    (neither points nor zero-sum) where the environment refuses the action with the rule it
+    breaks and leaves the game unchanged; nor in ``AssertOutOfBoundsWrapper``: an index
+    outside the space is already refused with an :class:`ActionError` that names it. The
+    attributes of :class:`MahjongEnv` (``game``, ``seat_of`` ...) read through the wrapper;
+    ``.unwrapped`` is the environment itself."""
+    return wrappers.OrderEnforcingWrapper(raw_env(rules, **kwargs))
+
+__all__ = ["AGENTS", "MODES", "EnvError", "MahjongEnv", "env", "observation_space",
+           "oracle_observation_space", "raw_env"]

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game.state import Phase
+from ..game.state import Phase, TableState
 from ..game.view import PlayerView
+from ..game.wall import KIND, NUM_TILES
 from ..melds import MeldKind
+from ..tiles import Seat
 
 MAX_DISCARDS = 32     # unclaimed discards kept per seat (the latest ones, if ever more)
 MAX_POINTS = 1e7      # bound of the score fields (a match's running total stays far below)
@@ -88,11 +90,16 @@ _CHOW = MeldKind.CHOW
 _ZERO = bytes(4 * SIZE)
 
 
-def encode(view: PlayerView, match_scores: Sequence[int] | None = None) -> np.ndarray:
+def encode(view: PlayerView, match_scores: Sequence[int] | None = None, *,
+           asked: bool = True) -> np.ndarray:
     """The observation of ``view.seat`` (float32, shape ``(SIZE,)``).
 
     ``match_scores`` are the running match totals before this hand, by seat (public; zeros
-    when omitted, as in a single hand)."""
+    when omitted, as in a single hand). ``asked``: whether the seat is to decide now; when
+    it is not, the decision fields (``phase``, ``offered``) stay zero. The engine opens a
+    window on a tile only when some seat can use it, so a window that this seat is not asked
+    about tells of another seat's concealed tiles: it must not show (the discard itself is
+    public, in the ``discards`` fields)."""
     # Written element by element into a plain buffer, then handed to numpy: single writes to
     # a memoryview cost less than numpy's, and this runs at every step of a learner.
     buf = bytearray(_ZERO)
@@ -104,11 +111,12 @@ def encode(view: PlayerView, match_scores: Sequence[int] | None = None) -> np.nd
     drawn = view.last_drawn
     if drawn is not None and drawn < 34:
         out[_DRAWN + drawn] = 1
-    if view.window_tile is not None:
-        out[_OFFERED + view.window_tile] = 1
-    ph = _PHASES.get(view.phase)
-    if ph is not None:
-        out[_PHASE + ph] = 1
+    if asked:
+        if view.window_tile is not None:
+            out[_OFFERED + view.window_tile] = 1
+        ph = _PHASES.get(view.phase)
+        if ph is not None:
+            out[_PHASE + ph] = 1
     out[_TURN + (view.turn - me) % 4] = 1
     out[_SEAT_WIND + me] = 1
     out[_ROUND_WIND + view.round_wind] = 1
@@ -154,11 +162,58 @@ def encode(view: PlayerView, match_scores: Sequence[int] | None = None) -> np.nd
     return np.frombuffer(buf, np.float32)
 
 
+# --- the oracle observation -------------------------------------------------------------
+# For oracle guiding and centralised critics only: what no player may see, appended to the
+# seat's own observation. Never what an agent is given to act on.
+ORACLE_FIELDS: tuple[Field, ...] = (
+    Field("all_concealed", (4, 34), 4),
+    Field("wall_order", (NUM_TILES,), 46),
+    Field("table_phase", (4,), 1),
+    Field("table_offered", (46,), 1),
+)
+for _f in ORACLE_FIELDS:
+    OFFSET[_f.name] = _at
+    _at += _f.size
+ORACLE_SIZE = _at
+ORACLE_LOW = np.concatenate([LOW, *(np.full(f.size, f.low, np.float32) for f in ORACLE_FIELDS)])
+ORACLE_HIGH = np.concatenate([HIGH, *(np.full(f.size, f.high, np.float32)
+                                      for f in ORACLE_FIELDS)])
+_ALL_CONCEALED, _WALL_ORDER, _TABLE_PHASE, _TABLE_OFFERED = (
+    OFFSET[n] for n in ("all_concealed", "wall_order", "table_phase", "table_offered"))
+
+
+def encode_oracle(state: TableState, seat: Seat, observation: np.ndarray) -> np.ndarray:
+    """``observation`` (the seat's own, from :func:`encode`) followed by what is hidden from
+    it (float32, shape ``(ORACLE_SIZE,)``): every seat's concealed tiles (relative seats,
+    as counts per kind), the tiles left in the wall in order (front first, kind + 1; 0
+    pads), and the table's phase and tile on offer whoever is asked."""
+    out = np.zeros(ORACLE_SIZE, np.float32)
+    out[:SIZE] = observation
+    for s, st in enumerate(state.seats):
+        base = _ALL_CONCEALED + 34 * ((s - seat) % 4)
+        for i in st.concealed:
+            k = KIND[i]
+            if k < 34:    # a bonus tile is exposed at once: never held for long
+                out[base + k] += 1
+    w = state.wall
+    if w is not None:
+        left = w.order[w.front:w.back]
+        out[_WALL_ORDER:_WALL_ORDER + len(left)] = [KIND[i] + 1 for i in left]
+    ph = _PHASES.get(state.phase)
+    if ph is not None:
+        out[_TABLE_PHASE + ph] = 1
+    if state.window_tile is not None:
+        out[_TABLE_OFFERED + KIND[state.window_tile]] = 1
+    return out
+
+
 def unpack(obs: np.ndarray) -> dict[str, np.ndarray]:
-    """The fields of an observation vector by name, each in its shape (views, not copies)."""
+    """The fields of an observation vector by name, each in its shape (views, not copies);
+    an oracle observation's added fields too."""
+    fields = FIELDS + ORACLE_FIELDS if len(obs) == ORACLE_SIZE else FIELDS
     return {f.name: obs[OFFSET[f.name]:OFFSET[f.name] + f.size].reshape(f.shape)
-            for f in FIELDS}
+            for f in fields}
 
 
-__all__ = ["FIELDS", "HIGH", "LOW", "MAX_DISCARDS", "OFFSET", "SIZE", "Field", "encode",
-           "unpack"]
+__all__ = ["FIELDS", "HIGH", "LOW", "MAX_DISCARDS", "OFFSET", "ORACLE_FIELDS", "ORACLE_HIGH",
+           "ORACLE_LOW", "ORACLE_SIZE", "SIZE", "Field", "encode", "encode_oracle", "unpack"]

@@ -8,6 +8,7 @@ opponents are built afresh at every ``reset``, seeded from the episode's seed.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -41,6 +42,8 @@ class SingleSeatEnv(gym.Env):  # type: ignore[misc]
                  opponents: Opponent | Sequence[Opponent] = "owl", *, player: int = 0,
                  mode: str = "hand", quick: bool = False, illegal: str = "fallback",
                  render_mode: str | None = None) -> None:
+        # Each instance its own metadata (a wrapper adding to it changes this one only).
+        self.metadata = copy.deepcopy(type(self).metadata)
         if player not in range(4):
             raise EnvError(f"player {player!r}: expected 0-3")
         if illegal not in ILLEGAL:

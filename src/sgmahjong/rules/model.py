@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Literal
@@ -65,6 +66,21 @@ class ScoringRules:
     patterns: Mapping[str, PatternRule] = doc(
         "every tai row of RULES.md: pattern id -> value; a pattern absent here is not scored",
         default_factory=dict)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The loader makes ``patterns`` a read-only MappingProxyType, which neither pickle
+        # nor deepcopy can take: it travels as a plain dict and is made read-only again.
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        proxy = isinstance(self.patterns, types.MappingProxyType)
+        values["patterns"] = dict(self.patterns)
+        return (_scoring_rules, (values, proxy))
+
+
+def _scoring_rules(values: dict[str, Any], proxy: bool) -> ScoringRules:
+    """A :class:`ScoringRules` rebuilt from what its ``__reduce__`` gave."""
+    if proxy:
+        values = {**values, "patterns": types.MappingProxyType(values["patterns"])}
+    return ScoringRules(**values)
 
 
 @dataclass(frozen=True)
@@ -191,6 +207,15 @@ class Ruleset:
 
     def pattern(self, pattern_id: str) -> PatternRule | None:
         return self.scoring.patterns.get(pattern_id)
+
+    # A rule set is immutable all the way down (frozen dataclasses, tuples, a read-only
+    # mapping), so a copy may be itself: a deep-copied game or environment keeps sharing it,
+    # and the caches keyed on the rules object (agents' evaluation) stay warm for copies.
+    def __copy__(self) -> Ruleset:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Ruleset:
+        return self
 
 
 def _plain(value: Any) -> Any:
