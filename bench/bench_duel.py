@@ -20,47 +20,15 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
-from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from bench_strength import field, interval
-from reference import SUFFIX, ReferenceTable, RevisionError, reference_package
+from bench_strength import Row, field, interval, play_deal
+from reference import SUFFIX, RevisionError, reference_package
 
 from sgmahjong.agents.levels import LEVELS
 from sgmahjong.errors import SgmahjongError
-from sgmahjong.game import Game
 from sgmahjong.game.prng import derive_seed
-from sgmahjong.tiles import Seat
-
-Row = tuple[int, int, int]   # points, won, dealt in
-
-
-def play_one(rules: str, wall_seed: int, seated: Sequence[str], ref_folder: str,
-             seat: int) -> Row:
-    """One deal with ``seated`` (a name per seat): ``seat``'s points, win and deal-in."""
-    players = field([n for n in set(seated) if not n.endswith(SUFFIX)])
-    ref = (ReferenceTable(ref_folder, rules, wall_seed)
-           if any(n.endswith(SUFFIX) for n in seated) else None)
-    agents = [ref.agent(n[:-len(SUFFIX)], derive_seed(wall_seed, s))
-              if ref is not None and n.endswith(SUFFIX)
-              else players[n](derive_seed(wall_seed, s)) for s, n in enumerate(seated)]
-    g = Game.new(rules, seed=wall_seed)
-    while not g.ended:
-        for s in sorted(g.waiting_for()):
-            a = agents[s]
-            if ref is not None and seated[s].endswith(SUFFIX):
-                action = ref.act(a, s)
-            else:
-                act = a.act if hasattr(a, "act") else a  # type: ignore[attr-defined]
-                action = act(g.view(s), g.legal_actions(s))
-            g.submit(s, action)
-            if ref is not None:
-                ref.follow(s, action)
-    outcome = g.outcome()
-    assert outcome is not None
-    fed = {w.discarder for w in outcome.wins}
-    return (outcome.deltas[seat], int(Seat(seat) in outcome.winners), int(Seat(seat) in fed))
 
 
 def play_wall(args: tuple[str, int, tuple[str, ...], tuple[str, ...], str]
@@ -76,7 +44,8 @@ def play_wall(args: tuple[str, int, tuple[str, ...], tuple[str, ...], str]
             seated[seat] = n
             for k in range(3):
                 seated[(seat + 1 + k) % 4] = others[k]
-            out[n].append(play_one(rules, wall_seed, seated, ref_folder, seat))
+            seeds = [derive_seed(wall_seed, s) for s in range(4)]
+            out[n].append(play_deal(rules, wall_seed, seated, seeds, ref_folder)[seat])
     return out
 
 

@@ -98,38 +98,45 @@ def variant(name: str) -> PlayerFactory:
     return Variant
 
 
+def play_deal(rules: str, wall_seed: int, seated: Sequence[str], seeds: Sequence[int],
+              ref_folder: str = "") -> list[Row]:
+    """One deal of ``wall_seed`` with ``seated`` (a player name per seat, each with its
+    seed): (points, won, dealt in) per seat. Players named ``NAME@ref`` play the level as
+    it is at the reference revision copied into ``ref_folder``."""
+    players = field([n for n in set(seated) if not n.endswith(SUFFIX)])
+    ref = (ReferenceTable(ref_folder, rules, wall_seed)
+           if any(n.endswith(SUFFIX) for n in seated) else None)
+    agents = [ref.agent(n[:-len(SUFFIX)], seeds[s]) if ref is not None and n.endswith(SUFFIX)
+              else players[n](seeds[s]) for s, n in enumerate(seated)]
+    g = Game.new(rules, seed=wall_seed)
+    while not g.ended:
+        for seat in sorted(g.waiting_for()):
+            a = agents[seat]
+            if ref is not None and seated[seat].endswith(SUFFIX):
+                action = ref.act(a, seat)
+            else:
+                act = a.act if hasattr(a, "act") else a  # type: ignore[attr-defined]
+                action = act(g.view(seat), g.legal_actions(seat))
+            g.submit(seat, action)
+            if ref is not None:
+                ref.follow(seat, action)
+    outcome = g.outcome()
+    assert outcome is not None
+    fed = {w.discarder for w in outcome.wins}
+    return [(outcome.deltas[seat], int(seat in outcome.winners), int(seat in fed))
+            for seat in Seat]
+
+
 def play_wall(args: tuple[str, int, tuple[str, ...], str]) -> dict[str, list[Row]]:
     """Play one wall at every table in every rotation: name -> [(points, won, dealt in)]."""
     rules, wall_seed, names, ref_folder = args
-    players = field([n for n in names if not n.endswith(SUFFIX)])
     out: dict[str, list[Row]] = {n: [] for n in names}
     for table in itertools.combinations(names, 4):
         for rot in range(4):
             seated = [table[(s + rot) % 4] for s in range(4)]
-            ref = (ReferenceTable(ref_folder, rules, wall_seed)
-                   if any(n.endswith(SUFFIX) for n in seated) else None)
-            agents = [ref.agent(n[:-len(SUFFIX)], derive_seed(wall_seed, 10 * rot + s))
-                      if ref is not None and n.endswith(SUFFIX)
-                      else players[n](derive_seed(wall_seed, 10 * rot + s))
-                      for s, n in enumerate(seated)]
-            g = Game.new(rules, seed=wall_seed)
-            while not g.ended:
-                for seat in sorted(g.waiting_for()):
-                    a = agents[seat]
-                    if ref is not None and seated[seat].endswith(SUFFIX):
-                        action = ref.act(a, seat)
-                    else:
-                        act = a.act if hasattr(a, "act") else a  # type: ignore[attr-defined]
-                        action = act(g.view(seat), g.legal_actions(seat))
-                    g.submit(seat, action)
-                    if ref is not None:
-                        ref.follow(seat, action)
-            outcome = g.outcome()
-            assert outcome is not None
-            fed = {w.discarder for w in outcome.wins}
-            for seat in Seat:
-                out[seated[seat]].append((outcome.deltas[seat], int(seat in outcome.winners),
-                                          int(seat in fed)))
+            seeds = [derive_seed(wall_seed, 10 * rot + s) for s in range(4)]
+            for seat, row in enumerate(play_deal(rules, wall_seed, seated, seeds, ref_folder)):
+                out[seated[seat]].append(row)
     return out
 
 

@@ -22,7 +22,7 @@ from ..tiles import DRAGONS, WINDS, Seat, Tile
 
 __all__ = [
     "BaoDanger", "ClaimOption", "DiscardOption", "LevelAgent", "Situation", "TaiPlan",
-    "TaiSource", "WaitValue", "bao_dangers", "claim_live", "claim_options", "danger",
+    "TaiSource", "WaitValue", "bao_dangers", "claim_live", "claim_options", "claimed", "danger",
     "discard_options", "keep_score", "lookahead", "ready_looking", "ready_waits",
     "safe_default", "situation", "tai_plan", "useful_kinds", "view_plan",
 ]
@@ -189,27 +189,38 @@ def claim_options(view: PlayerView, legal: Sequence[Action], sit: Situation | No
     before = shanten(sit.counts, sit.n_melds)
     out = []
     for a in legal:
-        c = list(sit.counts)
-        if isinstance(a, Pong):
-            c[tile] -= 2
-            meld = Meld(MeldKind.PONG, tile)
-        elif isinstance(a, Kong) and a.kind == "claimed":
-            c[tile] -= 3
-            meld = Meld(MeldKind.KONG, tile)
-        elif isinstance(a, Chow):
-            for k in (a.tile, a.tile + 1, a.tile + 2):
-                if k != tile:
-                    c[k] -= 1
-            meld = Meld(MeldKind.CHOW, a.tile)
-        else:
+        taken = claimed(sit, tile, a)
+        if taken is None:
             continue
-        melds = (*sit.melds, meld)
+        c, melds = taken.counts, taken.melds
         if isinstance(a, Kong):
             after = shanten(c, len(melds))
         else:
             after = min(useful_kinds(_minus(c, d), len(melds))[0] for d in range(34) if c[d])
-        out.append(ClaimOption(a, before, after, tuple(c), melds))
+        out.append(ClaimOption(a, before, after, c, melds))
     return out
+
+
+def claimed(sit: Situation, tile: Tile, action: Action) -> Situation | None:
+    """The hand after claiming ``tile`` with ``action`` (None for anything else, or for
+    tiles the hand does not hold)."""
+    c = list(sit.counts)
+    if isinstance(action, Pong):
+        c[tile] -= 2
+        meld = Meld(MeldKind.PONG, tile)
+    elif isinstance(action, Kong) and action.kind == "claimed":
+        c[tile] -= 3
+        meld = Meld(MeldKind.KONG, tile)
+    elif isinstance(action, Chow):
+        for k in (action.tile, action.tile + 1, action.tile + 2):
+            if k != tile:
+                c[k] -= 1
+        meld = Meld(MeldKind.CHOW, action.tile)
+    else:
+        return None
+    if min(c) < 0:
+        return None
+    return Situation(tuple(c), (*sit.melds, meld), sit.visible, sit.unseen)
 
 
 def claim_live(opt: ClaimOption, sit: Situation) -> int:

@@ -39,9 +39,9 @@ from functools import cache
 from importlib import resources
 
 from ..analysis.shanten import shanten
-from ..game.actions import Action, Chow, Discard, Kong, Pass, Pong
+from ..game.actions import Action, Discard, Kong, Pass
 from ..game.view import PlayerView
-from ..melds import Meld, MeldKind
+from ..melds import Meld
 from ..rules.model import Ruleset
 from ..scoring.bao import exposed_tai
 from ..scoring.payments import settle_win
@@ -51,6 +51,7 @@ from .dealin import dealin
 from .evaluation import (
     Situation,
     bao_dangers,
+    claimed,
     discard_options,
     keep_score,
     lookahead,
@@ -424,27 +425,6 @@ def evaluate_pass(view: PlayerView, sit: Situation, history: History | None = No
                        _others_ready(threats), m)
     ev = win * (value + spared(view.rules, m))
     return Evaluation(Pass(), None, s, live, win, value, 0.0, (), ev)
-
-
-def claimed(sit: Situation, tile: Tile, action: Action) -> Situation | None:
-    """The hand after claiming ``tile`` with ``action`` (None for anything else)."""
-    c = list(sit.counts)
-    if isinstance(action, Pong):
-        c[tile] -= 2
-        meld = Meld(MeldKind.PONG, tile)
-    elif isinstance(action, Kong) and action.kind == "claimed":
-        c[tile] -= 3
-        meld = Meld(MeldKind.KONG, tile)
-    elif isinstance(action, Chow):
-        for k in (action.tile, action.tile + 1, action.tile + 2):
-            if k != tile:
-                c[k] -= 1
-        meld = Meld(MeldKind.CHOW, action.tile)
-    else:
-        return None
-    if min(c) < 0:
-        return None
-    return Situation(tuple(c), (*sit.melds, meld), sit.visible, sit.unseen)
 
 
 def evaluate_claim(view: PlayerView, sit: Situation, action: Action,
