@@ -43,7 +43,7 @@ BOX_JS = """() => {
 
 # Sentences the page composes must not show notation, nothing-values or bad grammar
 NOTATION = re.compile(r"\b\d+[mpszf]\b|\b[1-9]+[mpsz]\d|\bnull\b|\bundefined\b|\bNone\b|"
-                      r"\b1 points\b|\bYou (pays|scores|wins|throws|takes)\b")
+                      r"(?<![\d.])1 points\b|\bYou (pays|scores|wins|throws|takes)\b")
 # the hint panel's sentences are the server's; the page must never print a missing part
 MISSING = re.compile(r"\bnull\b|\bundefined\b")
 
