@@ -6,13 +6,14 @@ hand, in the table's own points::
     expected = (1 - dealt) * win * (value + spared) - sum(chance[o] * cost[o])
 
 - ``win``: the chance that the hand left (13 tiles waiting for a draw) wins, from a
-  logistic model over its distance from ready, its speed two draws ahead, its waits, the
-  wall left and the table (fitted by ``bench/fit_points.py``);
+  logistic model over the Owl's count of it (its speed two draws ahead and its tai plan),
+  the wall left and the table (fitted by ``bench/fit_points.py``);
 - ``value``: the points a win would bring, paid by the table's own settlement
   (:func:`sgmahjong.scoring.payments.settle_win`: base, cap, discarder and self-drawn
   rates): a ready hand by the exact tai of each wait, a hand further away by the tai it
-  has secured and, with the fitted chance of getting there, its best source not yet
-  secured; ``spared``: what the seat would otherwise pay for another seat's win;
+  has secured (a source not yet secured counts at the model's ``realise`` chance, which
+  the shipped model sets to nothing: valuing it made the Owl chase it, docs/ai.md);
+  ``spared``: what the seat would otherwise pay for another seat's win;
 - ``dealt``, ``chance[o]``: the chance that seat ``o`` wins on this very discard (the
   calibrated model of :mod:`sgmahjong.agents.dealin`), and ``cost[o]`` what that costs
   over what the seat would pay ``o`` anyway: the discarder's share of ``o``'s likely hand
@@ -38,7 +39,6 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from ..analysis.shanten import shanten
 from ..game.actions import Action, Discard, Kong, Pass
 from ..game.view import PlayerView
 from ..melds import Meld
@@ -68,6 +68,7 @@ __all__ = [
     "WIN_FEATURES",
     "Evaluation",
     "PointsModel",
+    "best_claim",
     "close_margin",
     "evaluate_claim",
     "evaluate_discards",
@@ -480,8 +481,3 @@ def best_claim(view: PlayerView, sit: Situation, claims: Sequence[Action],
              if (e := evaluate_claim(view, sit, a, history, threats, model)) is not None]
     ranked = sorted([skip, *takes], key=lambda e: -e.expected)
     return ranked[0], ranked
-
-
-def hand_shanten(sit: Situation) -> int:
-    """The shanten of the seat's hand as it stands."""
-    return shanten(sit.counts, sit.n_melds)
