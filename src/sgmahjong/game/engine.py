@@ -90,6 +90,13 @@ class Game:
         game.advance()
         return game
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # A game is its rules and its events (the state is their reduction) plus the
+        # answers already given in an open claim window. Said this way it pickles and
+        # deep-copies alike as Python and compiled (sgmahjong.fast), where a native class
+        # has no __dict__ for pickle to fill in.
+        return (_restored, (self.rules, tuple(self.events), dict(self._choices)))
+
     @classmethod
     def replay(cls, rules: str | Ruleset | None, events: Iterable[Event]) -> Game:
         """The game these events describe (each applied in turn; nothing else runs)."""
@@ -206,3 +213,10 @@ class Game:
             return None
         deltas = (s.scores[0], s.scores[1], s.scores[2], s.scores[3])
         return HandOutcome(tuple(s.wins), s.drawn, s.kong_declared, deltas)
+
+
+def _restored(rules: Ruleset, events: tuple[Event, ...], choices: dict[Seat, Action]) -> Game:
+    """The game ``Game.__reduce__`` describes: its events replayed, its answers given."""
+    game = Game.replay(rules, events)
+    game._choices = dict(choices)
+    return game
