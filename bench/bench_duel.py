@@ -23,11 +23,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from bench_strength import Row, field, interval, play_deal
-from reference import SUFFIX, RevisionError, reference_package
+from bench_strength import Row, interval, play_deal, prepare
 
-from sgmahjong.agents.levels import LEVELS
-from sgmahjong.errors import SgmahjongError
 from sgmahjong.game.prng import derive_seed
 
 
@@ -68,24 +65,8 @@ def main() -> None:
         ap.error("--players needs at least two different names")
     if len(opponents) != 3:
         ap.error("--field needs three names")
-    everyone = set(names) | set(opponents)
-    try:
-        field([n for n in everyone if not n.endswith(SUFFIX)])
-    except SgmahjongError as e:
-        ap.error(str(e))
-    refs = [n for n in everyone if n.endswith(SUFFIX)]
-    if refs and not opts.reference:
-        ap.error(f"{refs[0]} needs --reference REV")
-    for n in refs:
-        if n[:-len(SUFFIX)] not in LEVELS:
-            ap.error(f"{n}: only the levels ({', '.join(LEVELS)}) can play from a reference")
     tmp = tempfile.TemporaryDirectory(prefix="sgmahjong-ref-")
-    ref_folder = ""
-    if refs:
-        try:
-            ref_folder = str(reference_package(opts.reference, Path(tmp.name)))
-        except RevisionError as e:
-            ap.error(str(e))
+    ref_folder = prepare(ap, [*names, *opponents], opts.reference, Path(tmp.name))
     jobs = [(opts.rules, derive_seed(opts.seed, i), names, opponents, ref_folder)
             for i in range(opts.walls)]
     t0 = time.perf_counter()

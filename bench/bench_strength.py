@@ -140,6 +140,29 @@ def play_wall(args: tuple[str, int, tuple[str, ...], str]) -> dict[str, list[Row
     return out
 
 
+def prepare(ap: argparse.ArgumentParser, names: Sequence[str], reference: str,
+            tmp: Path) -> str:
+    """Check that every player of ``names`` can be made (a model file that cannot be read
+    fails here, once) and copy the ``--reference`` revision into ``tmp`` when a player
+    plays from it: the folder to hand to :func:`play_deal` ("" without one)."""
+    try:
+        field([n for n in set(names) if not n.endswith(SUFFIX)])
+    except SgmahjongError as e:
+        ap.error(str(e))
+    refs = sorted(n for n in set(names) if n.endswith(SUFFIX))
+    if refs and not reference:
+        ap.error(f"{refs[0]} needs --reference REV")
+    for n in refs:
+        if n[:-len(SUFFIX)] not in LEVELS:
+            ap.error(f"{n}: only the levels ({', '.join(LEVELS)}) can play from a reference")
+    if not refs:
+        return ""
+    try:
+        return str(reference_package(reference, tmp))
+    except RevisionError as e:
+        ap.error(str(e))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rules", default="standard")
@@ -154,23 +177,8 @@ def main() -> None:
     names = tuple(opts.players.split(","))
     if len(names) < 4 or len(set(names)) != len(names):
         ap.error("--players needs at least four different names")
-    try:
-        field([n for n in names if not n.endswith(SUFFIX)])   # a bad model file fails once
-    except SgmahjongError as e:
-        ap.error(str(e))
-    refs = [n for n in names if n.endswith(SUFFIX)]
-    if refs and not opts.reference:
-        ap.error(f"{refs[0]} needs --reference REV")
-    for n in refs:
-        if n[:-len(SUFFIX)] not in LEVELS:
-            ap.error(f"{n}: only the levels ({', '.join(LEVELS)}) can play from a reference")
     tmp = tempfile.TemporaryDirectory(prefix="sgmahjong-ref-")
-    ref_folder = ""
-    if refs:
-        try:
-            ref_folder = str(reference_package(opts.reference, Path(tmp.name)))
-        except RevisionError as e:
-            ap.error(str(e))
+    ref_folder = prepare(ap, names, opts.reference, Path(tmp.name))
     pair = tuple(opts.pair.split(",")) if opts.pair else ()
     if pair and (len(pair) != 2 or not set(pair) <= set(names)):
         ap.error("--pair needs two players of the field")

@@ -50,6 +50,7 @@ from .danger import History, Threat, read_threats
 from .dealin import dealin
 from .evaluation import (
     Situation,
+    _wait_tai,
     bao_dangers,
     claimed,
     discard_options,
@@ -269,30 +270,24 @@ def win_features(view: PlayerView, count: float, melds: Sequence[Meld], others_r
 
 
 def _ready_value(view: PlayerView, after: tuple[int, ...], melds: Sequence[Meld],
-                 unseen: Sequence[int], m: PointsModel) -> tuple[int, float, list[int]]:
-    """A ready hand's winning copies, the points a win brings (averaged over its waits by
-    their unseen copies) and the kinds that complete it for too few tai."""
-    from .evaluation import _wait_tai  # the waits, scored exactly and memoised
+                 unseen: Sequence[int], m: PointsModel) -> float:
+    """The points a win of a ready hand brings, averaged over the waits that can win by
+    their unseen copies (0 when none can)."""
     rules = view.rules
     waits = _wait_tai(after, tuple(melds), tuple(view.me.bonus), view.seat,
                       view.round_wind, rules)
     winning = 0
     total = 0.0
-    dead = []
     for t, tai in waits:
-        n = unseen[t]
-        if tai < 0:
-            dead.append(t)
-            continue
-        winning += n
-        total += n * _collect(rules, min(tai, rules.scoring.tai_cap), m)
-    return winning, (total / winning if winning else 0.0), dead
+        if tai >= 0:
+            winning += unseen[t]
+            total += unseen[t] * _collect(rules, min(tai, rules.scoring.tai_cap), m)
+    return total / winning if winning else 0.0
 
 
 def _plan_value(view: PlayerView, after: tuple[int, ...], melds: Sequence[Meld], s: int,
-                m: PointsModel) -> tuple[float, bool]:
-    """The points a win of a hand not yet ready would bring, and whether it has no way to
-    the minimum tai."""
+                m: PointsModel) -> float:
+    """The points a win of a hand not yet ready would bring."""
     rules = view.rules
     plan = view_plan(view, after, melds)
     cap = rules.scoring.tai_cap
@@ -311,7 +306,7 @@ def _plan_value(view: PlayerView, after: tuple[int, ...], melds: Sequence[Meld],
         value = _collect(rules, lo, m)
         if frac:
             value *= (_collect(rules, lo + 1, m) / max(value, 1e-9)) ** frac
-    return value, not plan.reachable
+    return value
 
 
 def owl_count(view: PlayerView, sit: Situation, after: tuple[int, ...],
@@ -340,10 +335,8 @@ def hand_inputs(view: PlayerView, sit: Situation, after: tuple[int, ...],
                 m: PointsModel) -> tuple[tuple[float, ...], float]:
     """The win model's inputs for the 13-tile hand ``after`` + ``melds`` waiting for a
     draw, and the points a win of it would bring."""
-    if s == 0:
-        _, value, _ = _ready_value(view, after, melds, sit.unseen, m)
-    else:
-        value, _ = _plan_value(view, after, melds, s, m)
+    value = (_ready_value(view, after, melds, sit.unseen, m) if s == 0
+             else _plan_value(view, after, melds, s, m))
     count = owl_count(view, sit, after, melds, s, live, deep)
     return win_features(view, count, melds, others_ready), value
 

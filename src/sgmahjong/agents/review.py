@@ -57,7 +57,7 @@ from .evaluation import (
     useful_kinds,
     view_plan,
 )
-from .expected import Evaluation, close_margin, serious_margin, win_payments
+from .expected import Evaluation, close_margin, evaluate_pass, serious_margin, win_payments
 from .hints import away_text, claim_name, claim_values, given_up_text, gives_up
 from .owl import Owl
 
@@ -373,7 +373,7 @@ def _claim_facts(p: DecisionPoint, mine: Action, owls: Action
     def value(a: Action) -> tuple[float, int]:
         opt = opts.get(a)
         if opt is None:   # a pass
-            return claim_values(v, next(iter(opts.values())), sit)[1] if opts else 0.0, base
+            return evaluate_pass(v, sit).expected, base
         return claim_values(v, opt, sit)[0], opt.after
 
     (va, sa), (vb, sb) = value(mine), value(owls)

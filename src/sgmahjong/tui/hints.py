@@ -9,6 +9,7 @@ This module only lays them out for the table (tiles drawn with
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -17,7 +18,6 @@ from rich.markup import escape
 
 from ..agents import hints as engine
 from ..agents.danger import History
-from ..agents.evaluation import claim_options, situation
 from ..english import chow_name, count, tile_name
 from ..game import Action, Chow, Discard, Kong, Pass, Phase, PlayerView, Pong, Win, Won
 from ..render.labels import face
@@ -215,13 +215,11 @@ def preferred_claim(view: PlayerView, legal: Sequence[Action],
         return None
     if Win() in offered:
         return Win()
-    takes = [c.action for c in claims if c.take]
-    if len(takes) <= 1:
-        return takes[0] if takes else Pass()
-    sit = situation(view)
-    options = {o.action: o for o in claim_options(view, legal, sit)}
-    return max(takes, key=lambda a: engine.claim_values(view, options[a], sit)[0]
-               if a in options else float("-inf"))
+    takes = [c for c in claims if c.take]
+    if not takes:
+        return Pass()
+    # the figures the hints already worked out: nothing is evaluated twice
+    return max(takes, key=lambda c: -math.inf if c.expected is None else c.expected).action
 
 
 def _claim_lines(claims: Sequence[engine.ClaimHint], view: PlayerView, can_win: bool,
