@@ -38,6 +38,9 @@ def fast_config(**kw: Any) -> WebConfig:
                             "rate": 1000.0, "burst": 1000.0,
                             # no clocks unless a test asks: slow CI must not auto-play
                             "claim_window": 0.0, "turn_limit": 0.0,
+                            # the AI in this process's threads (a test may spy on it);
+                            # tests/web/test_loop.py drives the process pool
+                            "ai_processes": 0,
                             # the name TestClient sends as Host
                             "allowed_hosts": ("testserver", "localhost", "127.0.0.1")}
     base.update(kw)

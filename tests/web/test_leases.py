@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import create_engine, inspect, select
 
 from sgmahjong.store.db import StoredTable, StoreError, TableStore
-from sgmahjong.store.leases import ANSWERING, FencedStore, LeaseStore, LostLease
+from sgmahjong.store.leases import FencedStore, LeaseStore, LostLease
 from sgmahjong.store.tables import metadata, schema_version
 
 
@@ -106,21 +106,13 @@ def test_an_applied_action_leaves_the_inbox_with_its_events(store: TableStore) -
                                                           {"type": "ready"})
     assert [r.seq for r in leases.take_inbox(["t1"], after=first.seq)] == [second.seq]
     fenced = FencedStore(store, "a")
-    token = ANSWERING.set(("t1", first.seq))
-    try:
-        fenced.append_events("t1", 1, [{"type": "discard"}])
-    finally:
-        ANSWERING.reset(token)
+    fenced.append_events("t1", 1, [{"type": "discard"}], answering=("t1", first.seq))
     # the action's row went in the events' transaction; the other rows wait
     assert [r.seq for r in leases.take_inbox(["t1", "t2"])] == [
         second.seq, leases.take_inbox(["t2"])[0].seq]
     # a write that fails (the number is taken) keeps the action in the inbox
-    token = ANSWERING.set(("t1", second.seq))
-    try:
-        with pytest.raises(StoreError):
-            fenced.append_events("t1", 1, [{"type": "discard"}])
-    finally:
-        ANSWERING.reset(token)
+    with pytest.raises(StoreError):
+        fenced.append_events("t1", 1, [{"type": "discard"}], answering=("t1", second.seq))
     assert second.seq in [r.seq for r in leases.take_inbox(["t1"])]
     leases.done([second.seq])
     assert leases.take_inbox(["t1"]) == []

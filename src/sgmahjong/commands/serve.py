@@ -66,6 +66,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--tables-per-client", type=int, default=20, metavar="N",
                    help="tables one client address may create in 10 minutes (default 20; "
                         "raise it behind a proxy, where every client has its address)")
+    p.add_argument("--ai-processes", type=int, default=None, metavar="N",
+                   help="processes that think for the AI players, hint and review "
+                        "(default: one per core; 0 thinks in this process's threads)")
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                    help="another name this server answers to (the Host header), e.g. "
                         "mahjong.lan (repeatable); localhost, 127.0.0.1, ::1 and the "
@@ -81,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
     url = args.database_url or default_database_url()
     if not args.rate > 0:
         raise SgmahjongError(f"--rate must be above 0, not {args.rate}")
+    if args.ai_processes is not None and not 0 <= args.ai_processes <= 256:
+        raise SgmahjongError(f"--ai-processes must be 0 to 256, not {args.ai_processes}")
     shared = is_postgres(url)
     # Take the port before saying where the table is: a port in use is one clear error,
     # not an address printed for a server that never starts.
@@ -108,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
                        allowed_origins=tuple(args.allow_origin),
                        allowed_hosts=served_hosts(args.host, args.allow_host),
                        allow_ip_hosts=args.host in WILDCARDS,
+                       ai_processes=args.ai_processes,
                        limits=WebLimits(creates_per_client=max(1, args.tables_per_client)))
     app = create_app(config, store)
     port = sock.getsockname()[1]

@@ -268,11 +268,12 @@ class TableStore:
             conn.execute(update(game_tables).where(game_tables.c.id == table_id)
                          .values(status=status, updated_at=time.time()))
 
-    def append_events(self, table_id: str, first: int,
-                      payloads: Sequence[dict[str, Any]]) -> None:
+    def append_events(self, table_id: str, first: int, payloads: Sequence[dict[str, Any]],
+                      answering: tuple[str, int] | None = None) -> None:
         """Store events numbered ``first``, ``first + 1`` ... in one transaction; a number
         already taken (the log is append-only) or a missing table is a :class:`StoreError`,
-        and nothing is stored."""
+        and nothing is stored. ``answering`` (a relayed message's inbox row) matters only
+        to a store shared by several servers."""
         if not payloads:
             return
         try:

@@ -27,7 +27,6 @@ tests may pass their own ``now``.
 
 from __future__ import annotations
 
-import contextvars
 import errno
 import json
 import os
@@ -67,13 +66,6 @@ CHANNEL = "sgmahjong"
 
 LEASE_TTL = 2.5       # a server not heard of for this long is dead: its tables move
 RENEW_EVERY = 1.0     # how often a server says it is alive (well inside the TTL)
-
-ANSWERING: contextvars.ContextVar[tuple[str, int] | None] = contextvars.ContextVar(
-    "sgmahjong_answering", default=None)
-"""(table, inbox seq) of the relayed message being applied: the events it makes and the
-message's removal from the inbox are written in one transaction, so a server that dies
-in between has either done both or neither."""
-
 
 class LostLease(StoreError):
     """This server no longer plays the table: another took it over."""
@@ -285,7 +277,7 @@ class LeaseStore:
 class FencedStore:
     """A :class:`TableStore` whose event writes succeed only while ``peer`` holds the
     table's lease, and which removes the relayed message being answered (see
-    :data:`ANSWERING`) in the same transaction. Everything else is the store's own."""
+    ``answering``) in the same transaction. Everything else is the store's own."""
 
     def __init__(self, store: TableStore, peer: str) -> None:
         self._store = store
@@ -294,11 +286,13 @@ class FencedStore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
 
-    def append_events(self, table_id: str, first: int,
-                      payloads: Sequence[dict[str, Any]]) -> None:
+    def append_events(self, table_id: str, first: int, payloads: Sequence[dict[str, Any]],
+                      answering: tuple[str, int] | None = None) -> None:
+        """Store the events while this server holds the lease, and remove the relayed
+        message ``answering`` (table, inbox seq) that made them in the same transaction,
+        so a server that dies in between has either done both or neither."""
         if not payloads:
             return
-        answering = ANSWERING.get()
         try:
             with self._store.engine.begin() as conn:
                 held = conn.execute(update(table_leases)
@@ -386,5 +380,5 @@ def is_postgres(url: str) -> bool:
     return database_url(url).get_backend_name() == "postgresql"
 
 
-__all__ = ["ANSWERING", "CHANNEL", "LEASE_TTL", "RENEW_EVERY", "FencedStore", "InboxRow",
+__all__ = ["CHANNEL", "LEASE_TTL", "RENEW_EVERY", "FencedStore", "InboxRow",
            "LeaseStore", "LostLease", "SingleServerLock", "is_postgres", "postgres_dsn"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .clock import Clock, MonotonicClock
+from .core.seats import Timing
 from .limits import WebLimits
 
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
@@ -37,6 +38,13 @@ class WebConfig:
     shared: bool = False
     # every table timer reads this clock (tests pass a ManualClock and move it by hand)
     clock: Clock = field(default_factory=MonotonicClock)
+    # processes that think for the AI, hint and review (None: one per core; 0: threads)
+    ai_processes: int | None = None
+
+    def timing(self) -> Timing:
+        """The table timers, as the table core takes them."""
+        return Timing(self.ai_delay, self.disconnect_grace, self.next_hand_delay,
+                      self.claim_window, self.turn_limit)
 
 
 __all__ = ["LOCAL_HOSTS", "WebConfig"]

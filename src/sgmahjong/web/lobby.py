@@ -139,7 +139,9 @@ class Lobby:
         self.since[rt.id] = self.clock.now()
 
     def _drop(self, table_id: str) -> None:
-        self.tables.pop(table_id, None)
+        rt = self.tables.pop(table_id, None)
+        if rt is not None:
+            rt.retire()
         self.since.pop(table_id, None)
         self.idle.pop(table_id, None)
 
@@ -175,8 +177,7 @@ class Lobby:
                     except Exception:   # the database is away: try at the next sweep
                         log.exception("table %s: could not be marked expired", tid)
                         continue
-                    rt.status = "expired"
-                    rt.broadcast_table()
+                    rt.expire()
                     gone.append(tid)
             elif rt.status == "finished":
                 if _watched(rt):
@@ -254,7 +255,7 @@ class Lobby:
 
 def _watched(rt: TableRuntime) -> bool:
     """Whether any socket (player or spectator) is open on the table."""
-    return bool(rt.spectators) or any(s.conns for s in rt.slots)
+    return rt.watched()
 
 
 def _span(seconds: float) -> str:

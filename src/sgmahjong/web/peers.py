@@ -33,7 +33,6 @@ from ..rules.loading import rules_from_dict
 from ..rules.model import Ruleset
 from ..store.db import StoredTable, TableStore
 from ..store.leases import (
-    ANSWERING,
     LEASE_TTL,
     RENEW_EVERY,
     FencedStore,
@@ -279,6 +278,7 @@ class PeerLobby(Lobby):
             raise TableError("busy", "the new table could not be set up: try again")
         self.epochs[rt.id] = epoch
         rt.next_rid = self._rid_base(epoch)
+        rt.on_lost = self._lost_by(rt.id)
         return rt, token
 
     def _load(self, row: StoredTable) -> TableRuntime:
@@ -310,6 +310,7 @@ class PeerLobby(Lobby):
     def _own(self, row: StoredTable, epoch: int) -> TableRuntime:
         rt = TableRuntime(self.store, self.config, row, self.store.load_events(row.id))
         rt.next_rid = self._rid_base(epoch)
+        rt.on_lost = self._lost_by(row.id)
         self.tables[row.id] = rt
         self.epochs[row.id] = epoch
         rt.ensure_running()
@@ -340,6 +341,14 @@ class PeerLobby(Lobby):
             got += 1
         return got
 
+    def _lost_by(self, tid: str) -> Callable[[], None]:
+        """What a table calls when a write finds its lease gone: stop serving it at once,
+        not at the next beat (its players go to the new owner)."""
+        def lost() -> None:
+            if tid in self.epochs:
+                asyncio.get_running_loop().create_task(self._lose(tid))
+        return lost
+
     async def _lose(self, tid: str) -> None:
         """Another server plays the table now: stop, and send this server's sockets at it
         away to come back (to whichever server, which relays them)."""
@@ -351,9 +360,7 @@ class PeerLobby(Lobby):
                 del self.remote_conns[key]
         if rt is None:
             return
-        conns: list[Any] = list(rt.spectators)
-        for s in rt.slots:
-            conns.extend(s.conns)
+        conns = rt.sockets()
         await rt.close()
         for c in conns:
             if not isinstance(c, RemoteConn) and hasattr(c, "close"):
@@ -460,11 +467,7 @@ class PeerLobby(Lobby):
             except ProtocolError as exc:
                 rc.send(error(exc.code, str(exc)))
                 return
-            token = ANSWERING.set((rt.id, row.seq))
-            try:
-                await rt.handle(rc, msg)
-            finally:
-                ANSWERING.reset(token)
+            await rt.handle(rc, msg, inbox=(rt.id, row.seq))
         elif row.kind == "call":
             self.send_to(row.peer, row.conn, {"type": "reply", **await self._answer(rt, p)})
 

@@ -307,8 +307,10 @@ def time_up_text(action: Action) -> str:
     if isinstance(action, Pass):
         return "Time's up: passed on the claim."
     if isinstance(action, Discard):
-        return f"Time's up: the AI threw {tile_name(action.tile)} for you."
-    return f"Time's up: the AI chose {type(action).__name__} for you."
+        return f"Time's up: the AI threw {action.tile.english} for you."
+    kind = action.to_json()["type"]
+    did = {"win": "won the hand", "kong": "declared a kong"}.get(kind, f"chose {kind}")
+    return f"Time's up: the AI {did} for you."
 
 
 __all__ = ["CLIENT_TYPES", "MAX_MESSAGE", "PROTOCOL", "WIN_KEY", "ClientMessage",

@@ -1,0 +1,233 @@
+"""What goes into a table core and what comes out: typed commands and effects.
+
+A :class:`~sgmahjong.web.core.table.TableCore` takes one command at a time with the time
+(``handle(command, now)``) and answers with effects for its shell to carry out in order:
+store these events, send this message to these sockets, ask an AI, review a hand, wake me
+at this time. Sockets are named by the small integers the shell gives them, so a core can
+be driven by a test as well as by a server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ...game import Action, PlayerView
+from ...rules.model import Ruleset
+from ...tiles import Seat
+
+if TYPE_CHECKING:
+    from ...agents.danger import History
+    from ...agents.review import Review
+
+Inbox = tuple[str, int]
+"""A relayed message's inbox row (table, seq): removed in the write of the events it makes."""
+
+
+# ------------------------------------------------------------ commands
+
+
+@dataclass(frozen=True)
+class Attach:
+    """A socket said hello: ``player`` (None: a spectator) has seen events to ``last_seen``."""
+
+    conn: int
+    player: int | None
+    last_seen: int | None = None
+
+
+@dataclass(frozen=True)
+class Detach:
+    conn: int
+
+
+@dataclass(frozen=True)
+class Act:
+    """A player's answer to a request: ``id`` the request it answers, ``seat`` the seat it
+    claims to act for (both optional, both checked)."""
+
+    conn: int
+    action: Action
+    id: int | None = None
+    seat: int | None = None
+    inbox: Inbox | None = None
+
+
+@dataclass(frozen=True)
+class Ready:
+    """A player is ready for the next hand."""
+
+    conn: int
+
+
+@dataclass(frozen=True)
+class AskHints:
+    conn: int
+
+
+@dataclass(frozen=True)
+class Start:
+    """The creator starts the match; ``conn`` None: asked over HTTP (a refusal is raised)."""
+
+    player: int
+    conn: int | None = None
+
+
+@dataclass(frozen=True)
+class Join:
+    """A newcomer takes a chair; refused with a :class:`TableError`."""
+
+    name: str
+    token_hash: str
+    player: int | None = None
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Time passed: timers that are due fire."""
+
+
+@dataclass(frozen=True)
+class Decided:
+    """An AI's answer to :class:`Think` ``job`` (None: it failed; a safe default is played)."""
+
+    job: int
+    action: Action | None
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """The review asked by :class:`ReviewHand` (None: it could not be made)."""
+
+    hand: int
+    player: int
+    review: Review | None
+
+
+@dataclass(frozen=True)
+class Reload:
+    """The stored log read back after a write failed (None: it could not be read);
+    ``actor`` is the socket whose message made the events that were not stored."""
+
+    payloads: Sequence[dict[str, Any]] | None
+    actor: int | None = None
+
+
+@dataclass(frozen=True)
+class Expire:
+    """The lobby closed a table never started."""
+
+
+Command = (Attach | Detach | Act | Ready | AskHints | Start | Join | Tick | Decided
+           | Reviewed | Reload | Expire)
+
+
+# ------------------------------------------------------------ effects
+
+
+@dataclass(frozen=True)
+class Store:
+    """Append events numbered ``first`` on. If the write fails, the effects after it are
+    dropped and the shell feeds :class:`Reload` back (with ``actor``)."""
+
+    first: int
+    payloads: list[dict[str, Any]]
+    actor: int | None = None
+    inbox: Inbox | None = None
+
+
+@dataclass(frozen=True)
+class SaveSeat:
+    player: int
+    name: str
+    kind: str
+    level: str
+    token_hash: str | None
+
+
+@dataclass(frozen=True)
+class SetStatus:
+    status: str
+
+
+@dataclass(frozen=True)
+class Send:
+    """One message to each of ``conns`` (the same message: built once)."""
+
+    conns: tuple[int, ...]
+    message: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Think:
+    """Ask AI ``level`` (a fresh player seeded by ``seed``) for its action; answer with
+    :class:`Decided` ``job``."""
+
+    job: int
+    level: str
+    seed: int
+    view: PlayerView
+    legal: tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class ReviewHand:
+    """Review ``player``'s play in hand ``hand``; answer with :class:`Reviewed`."""
+
+    hand: int
+    player: int
+    events: tuple[Any, ...]
+    seat: Seat
+    rules: Ruleset
+    notes: dict[int, dict[str, Any]]
+    names: list[str]
+
+
+@dataclass(frozen=True)
+class Hints:
+    """Work out hints for ``view`` and send them to ``conn`` (nothing at the table changes)."""
+
+    conn: int
+    n: int
+    view: PlayerView
+    legal: tuple[Action, ...]
+    history: History
+
+
+@dataclass(frozen=True)
+class NeedReload:
+    """Read the stored log back and feed it as :class:`Reload`."""
+
+    actor: int | None = None
+
+
+@dataclass(frozen=True)
+class WakeAt:
+    """Send a :class:`Tick` at clock time ``at`` (None: no timer is needed)."""
+
+    at: float | None
+
+
+Effect = Store | SaveSeat | SetStatus | Send | Think | ReviewHand | Hints | NeedReload | WakeAt
+
+
+@dataclass
+class Outbox:
+    """The effects of one command, in order."""
+
+    effects: list[Effect] = field(default_factory=list)
+    result: int | None = None      # what a :class:`Join` gave: the newcomer's player
+
+    def add(self, effect: Effect) -> None:
+        self.effects.append(effect)
+
+    def send(self, conns: Sequence[int], message: dict[str, Any]) -> None:
+        if conns:
+            self.effects.append(Send(tuple(conns), message))
+
+
+__all__ = ["Act", "AskHints", "Attach", "Command", "Decided", "Detach", "Effect", "Expire",
+           "Hints", "Inbox", "Join", "NeedReload", "Outbox", "Ready", "Reload", "ReviewHand",
+           "Reviewed", "SaveSeat", "Send", "SetStatus", "Start", "Store", "Think", "Tick",
+           "WakeAt"]

@@ -1,0 +1,70 @@
+"""A table's chairs and its settings, as the core holds them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class SeatRow(Protocol):
+    """A stored seat (the store's row, or anything shaped like it)."""
+
+    player: int
+    name: str
+    kind: str
+    level: str
+    token_hash: str | None
+
+
+class TableRow(Protocol):
+    """A stored table (the store's row, or anything shaped like it)."""
+
+    id: str
+    status: str
+    rules: dict[str, Any]
+    preset: str
+    quick: bool
+    seed: int
+    hints: bool
+    options: dict[str, Any]
+
+    @property
+    def seats(self) -> list[Any]: ...
+
+
+@dataclass(frozen=True)
+class Timing:
+    """A table's timers, in seconds (0: none)."""
+
+    ai_delay: float = 0.6                # pause after each AI move, so people can follow
+    disconnect_grace: float = 30.0       # a disconnected player's turns go to the AI after
+    next_hand_delay: float = 30.0        # the longest wait for "ready" between hands
+    claim_window: float = 10.0           # a human's claim offer is passed after
+    turn_limit: float = 60.0             # the stand-in plays a human's turn after
+
+
+@dataclass(eq=False)
+class Slot:
+    """A match player's chair: who sits there and the sockets (by number) they hold."""
+
+    player: int
+    name: str
+    kind: str                    # open, human, ai
+    level: str                   # the AI level (for a human: the stand-in's)
+    token_hash: str | None = None
+    conns: set[int] = field(default_factory=set)
+    away_since: float | None = None     # clock time its last socket closed
+    ready: bool = False
+    request: tuple[int, int] | None = None   # (request id, event number) sent
+    # clock time the open decision was first sent: kept while the same decision is
+    # re-sent (a new event number, a reconnect), so neither restarts its clock
+    asked_at: float | None = None
+    newcomer: bool = False       # took over an AI seat and has not connected yet
+    human_from: int = 0          # the first hand (index) a person played in this chair
+
+    def forget_request(self) -> None:
+        self.request = None
+        self.asked_at = None
+
+
+__all__ = ["SeatRow", "Slot", "TableRow", "Timing"]

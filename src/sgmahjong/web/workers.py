@@ -1,0 +1,105 @@
+"""The server's heavy lifting, off the event loop: AI decisions, hints and reviews in a
+pool of processes (so one server's tables use every core), database calls in threads.
+
+A worker gets everything as arguments (a fresh AI player seeded by the moment, the
+view, the legal actions), so any worker answers alike and none keeps a table's state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..game import Action, PlayerView
+from .core.messages import ReviewHand
+from .protocol import hints_json
+
+if TYPE_CHECKING:
+    from ..agents.danger import History
+    from ..agents.review import Review
+
+log = logging.getLogger("sgmahjong.web")
+T = TypeVar("T")
+
+
+def think(level: str, seed: int, view: PlayerView, legal: Sequence[Action]) -> Action:
+    """The action of a fresh AI player of ``level`` seeded with ``seed``."""
+    from ..agents import make_agent
+
+    return make_agent(level, seed).act(view, list(legal))
+
+
+def review(job: ReviewHand) -> Review:
+    from ..agents.review import review_hand
+
+    return review_hand(list(job.events), job.seat, job.rules, job.notes, names=job.names)
+
+
+def hints(view: PlayerView, legal: Sequence[Action], history: History) -> dict[str, Any] | None:
+    return hints_json(view, list(legal), history)
+
+
+def _warm() -> None:
+    """Load the AI in a new worker before its first decision is waited on."""
+    from .. import agents  # noqa: F401
+
+
+_POOLS: dict[int, Executor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(processes: int) -> Executor:
+    """The process's one pool of ``processes`` workers (threads when 0), made on first use:
+    every app of a process shares it, as they share the cores."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(processes)
+        if pool is None:
+            if processes > 0:
+                # spawned, not forked: a fork would copy the server's threads' locks
+                ctx = multiprocessing.get_context("spawn")
+                pool = ProcessPoolExecutor(processes, mp_context=ctx, initializer=_warm)
+            else:
+                pool = ThreadPoolExecutor(4, thread_name_prefix="sgmahjong-ai")
+            _POOLS[processes] = pool
+        return pool
+
+
+def _forget(processes: int, pool: Executor) -> None:
+    with _POOLS_LOCK:
+        if _POOLS.get(processes) is pool:
+            del _POOLS[processes]
+
+
+class Workers:
+    """The pools of one server. ``processes``: worker processes for the AI, hints and
+    reviews (None: one per core; 0: threads of this process)."""
+
+    def __init__(self, processes: int | None = None, io_threads: int = 8) -> None:
+        self.processes = (os.cpu_count() or 1) if processes is None else processes
+        self._io = ThreadPoolExecutor(io_threads, thread_name_prefix="sgmahjong-store")
+
+    async def cpu(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the AI pool (a pool that broke is made again next time)."""
+        pool = _pool(self.processes)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        except BrokenProcessPool:
+            _forget(self.processes, pool)
+            raise
+
+    async def io(self, fn: Callable[..., T], *args: Any) -> T:
+        """A blocking database call, in a thread: the loop serves the other tables."""
+        return await asyncio.get_running_loop().run_in_executor(self._io, fn, *args)
+
+    def close(self) -> None:
+        self._io.shutdown(wait=False)
+
+
+__all__ = ["Workers", "hints", "review", "think"]

@@ -1,0 +1,135 @@
+"""Nothing slow runs on the server's event loop: database writes go to threads, the AI to
+its pool, and a table that waits on either holds no other table up."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import threading
+import time
+from typing import Any
+
+from conftest import SEED, Player, create_table, fast_config, start
+from fastapi.testclient import TestClient
+
+from sgmahjong.agents import register_agent
+from sgmahjong.agents.baseline import GreedyAgent
+from sgmahjong.game import Game
+from sgmahjong.store.db import TableStore
+from sgmahjong.web import create_app
+from sgmahjong.web.workers import Workers, think
+
+WRITE = 0.05      # seconds each write of the slow store takes
+THINK = 0.2       # seconds the slow AI thinks
+
+
+class SlowStore(TableStore):
+    """A store whose every write takes ``WRITE`` seconds, and which notes any call made
+    on a thread that runs an event loop (where it would stop every table)."""
+
+    on_loop: list[str]
+
+    def _check(self, what: str) -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self.on_loop.append(what)
+
+    def append_events(self, *args: Any, **kw: Any) -> None:
+        self._check("append_events")
+        time.sleep(WRITE)
+        super().append_events(*args, **kw)
+
+    def save_seat(self, *args: Any, **kw: Any) -> None:
+        self._check("save_seat")
+        time.sleep(WRITE)
+        super().save_seat(*args, **kw)
+
+    def set_status(self, *args: Any, **kw: Any) -> None:
+        self._check("set_status")
+        time.sleep(WRITE)
+        super().set_status(*args, **kw)
+
+
+class Sleepy(GreedyAgent):
+    """Greedy, after thinking ``THINK`` seconds."""
+
+    def act(self, view: Any, legal: Any) -> Any:
+        time.sleep(THINK)
+        return super().act(view, legal)
+
+
+register_agent("sleepy-test", lambda seed: Sleepy(seed))
+
+
+def _pings(p: Player, count: int) -> list[float]:
+    """Round trips of ``count`` pings 20 ms apart, in seconds."""
+    out = []
+    for _ in range(count):
+        t0 = time.perf_counter()
+        p.send({"type": "ping"})
+        p.until("pong")
+        out.append(time.perf_counter() - t0)
+        time.sleep(0.02)
+    return out
+
+
+def test_a_table_waiting_on_slow_writes_holds_no_other_table_up(db_url: str) -> None:
+    store = SlowStore(db_url)
+    store.on_loop = []
+    with TestClient(create_app(fast_config(disconnect_grace=0.0), store)) as c:
+        # a table of AI (its creator never comes: the stand-in plays) writing all the time
+        busy = create_table(c, seed=SEED)
+        start(c, busy["table_id"], busy["token"])
+        quiet = create_table(c, seed=SEED + 1)
+        ann = Player(c, quiet["table_id"], quiet["token"])
+        try:
+            ann.until("welcome")
+            time.sleep(0.3)                # the busy table is writing by now
+            rt = c.app.state.lobby.tables[busy["table_id"]]
+            n0 = rt.n
+            trips = _pings(ann, 30)
+            assert rt.n > n0, "the busy table wrote events meanwhile"
+        finally:
+            ann.close()
+    assert store.on_loop == []             # no database call ran on the loop
+    # a blocked loop would hold most pings for part of a 50 ms write
+    assert statistics.median(trips) < 0.02, trips
+
+
+def test_pings_on_other_tables_are_answered_while_an_ai_thinks(db_url: str) -> None:
+    store = TableStore(db_url)
+    with TestClient(create_app(fast_config(disconnect_grace=0.0), store)) as c:
+        slow = create_table(c, seed=SEED, ai=["sleepy-test"] * 3)
+        start(c, slow["table_id"], slow["token"])
+        quiet = create_table(c, seed=SEED + 1)
+        ann = Player(c, quiet["table_id"], quiet["token"])
+        try:
+            ann.until("welcome")
+            trips = _pings(ann, 20)
+        finally:
+            ann.close()
+    store.close()
+    assert statistics.median(trips) < 0.02, trips
+    assert max(trips) < THINK, trips
+
+
+def test_the_ai_pool_thinks_in_other_processes_and_answers_as_this_one_would() -> None:
+    g = Game.new("standard", seed=7)
+    seat = next(iter(g.waiting_for()))
+    view, legal = g.view(seat), tuple(g.legal_actions(seat))
+    workers = Workers(2)
+
+    async def ask() -> tuple[int, Any]:
+        pid = await workers.cpu(os.getpid)
+        return pid, await workers.cpu(think, "owl", 11, view, legal)
+
+    try:
+        pid, action = asyncio.run(ask())
+    finally:
+        workers.close()
+    assert pid != os.getpid()
+    assert action == think("owl", 11, view, legal)
+    assert threading.current_thread() is threading.main_thread()
