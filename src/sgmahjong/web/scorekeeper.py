@@ -15,6 +15,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse
+from starlette.concurrency import run_in_threadpool
 
 from ..errors import SgmahjongError
 from ..game.payouts import bonus_payouts, kong_payout
@@ -200,7 +201,9 @@ def router(store: TableStore, config: WebConfig | None = None) -> APIRouter:
     @r.post("/api/score", response_model=None)
     async def score(request: Request) -> dict[str, Any] | JSONResponse:
         try:
-            return score_body(await read_json(request), ledger_rules)
+            # house rules to read, a ledger to look up, a hand to score: not on the loop
+            return await run_in_threadpool(score_body, await read_json(request),
+                                           ledger_rules)
         except SgmahjongError as exc:
             return refuse(exc)
 
