@@ -466,3 +466,49 @@ def test_ledger_work_runs_off_the_event_loop(full, monkeypatch) -> None:  # type
     finally:
         release.set()
         reader.join(30)
+
+
+def test_a_ledger_left_unchanged_past_the_expiry_is_deleted(make_client) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    from sqlalchemy import update
+
+    from sgmahjong.web.clock import ManualClock
+    from sgmahjong.web.config import WebLimits
+    clock = ManualClock()
+    day = 24 * 3600.0
+    client = make_client(clock=clock, limits=WebLimits(ledger_expiry=30 * day,
+                                                       sweep_every=60.0))
+    old, kept = new(client), new(client)
+    assert client.post(f"/api/ledgers/{kept['edit']}/hands", json=HANDS[0]).status_code == 201
+    engine = client.app.state.store.engine
+
+    def last_changed(ledger: dict, days_ago: float) -> None:
+        with engine.begin() as conn:
+            conn.execute(update(ledgers).where(ledgers.c.id == ledger["view"])
+                         .values(updated_at=time.time() - days_ago * day))
+    last_changed(old, 31)
+    last_changed(kept, 29)
+    # past the expiry the links answer as for no ledger, before anything is deleted
+    for url in (f"/api/ledgers/{old['view']}", f"/api/ledgers/{old['edit']}?since=1",
+                f"/api/ledgers/{old['view']}/export.csv"):
+        r = client.get(url)
+        assert r.status_code == 404, r.text
+        assert r.json()["message"] == ("no ledger has this link (a ledger unchanged for "
+                                       "30 days is deleted)")
+    r = client.post(f"/api/ledgers/{old['edit']}/hands", json=HANDS[0])
+    assert r.status_code == 404
+    assert client.get(f"/api/ledgers/{kept['view']}").status_code == 200
+
+    def rows() -> set[str]:
+        with engine.connect() as conn:
+            return {r.id for r in conn.execute(ledgers.select())}
+    assert old["view"] in rows()
+    clock.advance(60)           # the sweep is due: the next ledger opened deletes it
+    third = new(client)
+    assert rows() == {kept["view"], third["view"]}
+    # a change keeps a ledger: changed 29 days ago, then now, it has 30 days again
+    assert client.post(f"/api/ledgers/{kept['edit']}/hands", json=HANDS[1]).status_code == 201
+    with engine.connect() as conn:
+        changed = conn.execute(ledgers.select().where(ledgers.c.id == kept["view"])).one()
+    assert time.time() - changed.updated_at < day

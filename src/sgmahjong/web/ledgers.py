@@ -13,6 +13,7 @@ import csv
 import io
 import math
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -29,7 +30,7 @@ from ..store.db import StoreError, TableStore
 from ..store.ledgers import LedgerConflict, LedgerStore, StoredLedger, new_tokens
 from ..store.requests import Claim, RequestLog
 from .config import WebConfig
-from .limits import CreateWindow
+from .limits import DAY, CreateWindow
 from .once import Stored, answer_bytes, once
 from .scorekeeper import BadInput, failure, pick_rules, read_json, refuse
 
@@ -95,15 +96,33 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
     requests = RequestLog(store)
     html = page("ledger.html")
     read = ReadLedgers()
+    expiry = config.limits.ledger_expiry
+    gone = (f"no ledger has this link (a ledger unchanged for {expiry / DAY:g} days is "
+            "deleted)")
+    next_sweep = [config.clock.now()]
+
+    def changed_since() -> float:
+        """The oldest last change of a ledger still kept (calendar time: a ledger outlives
+        the process)."""
+        return time.time() - expiry
+
+    def sweep_due() -> bool:
+        """Whether a new ledger should first delete the expired ones (at most once per
+        ``sweep_every``: ledgers accumulate only as they are opened)."""
+        now = config.clock.now()
+        if now < next_sweep[0]:
+            return False
+        next_sweep[0] = now + config.limits.sweep_every
+        return True
 
     # Every function below that reads or writes the database or works out a ledger runs
     # in a worker thread (run_in_threadpool): a 500-hand ledger must not hold the event
     # loop, and with it every other request and table, while it is read.
 
     def open_ledger(token: str, *, edit: bool = False) -> tuple[StoredLedger, Ledger]:
-        stored = db.load(token)
+        stored = db.load(token, changed_since())
         if stored is None:
-            raise BadInput("no ledger has this link", 404)
+            raise BadInput(gone, 404)
         if edit and not stored.can_edit:
             raise BadInput("this is the ledger's view link: it cannot change the ledger "
                            "(use the edit link)", 403)
@@ -195,8 +214,11 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
                     headers={"Retry-After": str(math.ceil(wait))})
             view, edit = new_tokens()
             base = _base(request)
+            sweep = sweep_due()
 
             def store_it() -> bytes:
+                if sweep:
+                    db.expire(changed_since())
                 stored = StoredLedger(view, 1, led.to_dict(), True)
                 answer = answer_bytes({"view": view, "edit": edit,
                                        "view_url": f"{base}/ledger/{view}",
@@ -217,9 +239,9 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
     async def show(token: str, request: Request, since: str | None = None) -> Any:
         def look() -> Response:
             rev = None if since is None else _whole(since, "since")
-            stored = db.load(token)
+            stored = db.load(token, changed_since())
             if stored is None:
-                raise BadInput("no ledger has this link", 404)
+                raise BadInput(gone, 404)
             if stored.revision == rev:
                 out: dict[str, Any] = {"revision": rev, "unchanged": True}
             else:

@@ -9,6 +9,7 @@ payment line, the winner's instant payouts).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
@@ -192,8 +193,11 @@ def router(store: TableStore, config: WebConfig | None = None) -> APIRouter:
     r = APIRouter()
     r.include_router(ledgers.router(store, _page, config or WebConfig()))
 
+    cfg = config or WebConfig()
+
     def ledger_rules(token: str) -> Ruleset:
-        stored = ledgers.LedgerStore(store).load(token)
+        stored = ledgers.LedgerStore(store).load(token,
+                                                 time.time() - cfg.limits.ledger_expiry)
         if stored is None:
             raise BadInput("field 'ledger': no ledger has this link", 404)
         return rules_from_dict(stored.data["rules"], "the ledger's rules")
