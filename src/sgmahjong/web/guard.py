@@ -34,6 +34,7 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping
@@ -41,6 +42,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..inputs import InputError, decode, parse_json
+from .clock import Clock
 from .config import WebConfig
 from .security import origin_allowed
 
@@ -124,6 +126,19 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+async def _before(clock: Clock, step: Awaitable[Message], until: float) -> Message | None:
+    """What ``step`` gives, or None (and ``step`` cancelled) if ``clock`` reaches ``until``
+    first."""
+    task = asyncio.ensure_future(step)
+    done = asyncio.Event()
+    task.add_done_callback(lambda _t: done.set())
+    await clock.wait(done, until)
+    if not task.done():
+        task.cancel()
+        return None
+    return task.result()
+
+
 async def _answer(send: Send, status: int, code: str, message: str,
                   extra: Iterable[tuple[bytes, bytes]] = ()) -> None:
     body = json.dumps({"error": code, "message": message}).encode("utf-8")
@@ -137,7 +152,8 @@ async def _answer(send: Send, status: int, code: str, message: str,
 class Guard:
     """ASGI middleware: refuses a foreign Host (HTTP 400, websocket closed with 4403), a
     change asked by another site's page (403), a body over ``limits.max_body`` (413), a
-    body not declared JSON (415) and an API body that is not small JSON (400), each with
+    body not declared JSON (415), a body still unfinished ``limits.body_timeout`` after
+    it began (408) and an API body that is not small JSON (400), each with
     ``{"error", "message"}`` naming what is wrong."""
 
     def __init__(self, app: ASGIApp, config: WebConfig) -> None:
@@ -193,8 +209,14 @@ class Guard:
             return
         chunks: list[bytes] = []
         total = 0
+        clock = self.config.clock
+        until = clock.now() + self.config.limits.body_timeout
         while True:
-            msg = await receive()
+            msg = await _before(clock, receive(), until)
+            if msg is None:     # trickled in a byte at a time, or never sent
+                await _answer(send, 408, "too-slow", "the request body did not arrive within "
+                              f"{self.config.limits.body_timeout:g} s")
+                return
             if msg["type"] == "http.disconnect":
                 return
             chunk = msg.get("body", b"")
