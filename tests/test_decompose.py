@@ -109,3 +109,25 @@ def test_waits_are_exactly_the_kinds_that_complete_the_hand(sets, eye, drop, swa
     reading = read_parts(counts)
     assert [Tile(t) for t in range(34)
             if held[t] < 4 and completes(reading, counts, t, melds)] == completing
+
+
+def test_the_suit_memos_stay_bounded_on_a_long_run():
+    """A server meets new suit patterns for ever: each memo keeps at most SUIT_MEMO of
+    them, and what it forgot is worked out again the same."""
+    from itertools import product
+
+    from sgmahjong.analysis import decompose
+
+    met = []
+    for part in product(range(4), repeat=9):      # suits of 3n or 3n+2 tiles, up to 14
+        if sum(part) <= 14 and sum(part) % 3 != 1:
+            met.append(part)
+        if len(met) > decompose.SUIT_MEMO + 2000:
+            break
+    for part in met:
+        counts = [*part, *[0] * 25]
+        # the other two suits and the honours empty: complete exactly when this suit is
+        assert is_regular_complete(counts) == bool(decompositions(counts)), part
+    for f in (decompose._suit_state, decompose._suit_sets, decompose._suit_adds):
+        assert f.cache_info().currsize <= decompose.SUIT_MEMO, f
+    assert decompose._suit_state.cache_info().currsize == decompose.SUIT_MEMO

@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Iterable, Iterator
@@ -41,6 +42,10 @@ MAX_LEDGER_BYTES = 16 * MIB
 
 MAX_DEPTH = 32          # objects and lists inside one another
 MAX_INT_DIGITS = 40     # a 64-bit seed has 20 digits
+
+# A JSON escape of a UTF-16 surrogate: "\ud83d\ude00" is one character once parsed, but a
+# lone "\ud800" is valid JSON that no UTF-8 encoder can write back (nor print, log, store).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class InputError(SgmahjongError):
@@ -197,7 +202,39 @@ def parse_json(text: str, what: str, limit: int | None = None) -> Any:
     except ValueError as exc:
         raise InputError(f"{what} is not valid JSON: {_first_line(exc)}") from None
     check_depth(data, what)
+    if _SURROGATE_ESCAPE.search(text):
+        check_text(data, what)
     return data
+
+
+def check_text(data: Any, what: str) -> None:
+    r"""Refuse a string (a key or a value, at any depth) holding a lone UTF-16 surrogate.
+
+    >>> parse_json('{"name": "\\ud800"}', "the body")
+    Traceback (most recent call last):
+        ...
+    sgmahjong.inputs.InputError: the body holds a lone surrogate (\ud800): not a character
+    """
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            strings: Iterable[Any] = (item,)
+        elif isinstance(item, dict):
+            strings = item.keys()
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+            continue
+        else:
+            continue
+        for s in strings:
+            try:
+                s.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                code = ord(s[exc.start])
+                raise InputError(f"{what} holds a lone surrogate (\\u{code:04x}): not a "
+                                 "character") from None
 
 
 def parse_toml(text: str, what: str, limit: int | None = None) -> dict[str, Any]:
@@ -255,6 +292,6 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
 
 __all__ = ["MAX_BATCH_LINE_BYTES", "MAX_DEPTH", "MAX_INT_DIGITS", "MAX_LEDGER_BYTES",
            "MAX_RECORD_BYTES", "MAX_RECORD_LINE_BYTES", "MAX_REQUEST_BYTES",
-           "MAX_RULES_BYTES", "InputError", "check_depth", "check_size", "decode",
+           "MAX_RULES_BYTES", "InputError", "check_depth", "check_size", "check_text", "decode",
            "did_you_mean", "iter_lines", "parse_json", "parse_toml", "read_file",
            "read_stream", "split_lines"]

@@ -56,11 +56,13 @@ VERSION = 1
 MAX_NAME = 24
 MAX_HANDS = 500
 MAX_DELETED = 20
-_APPLIED_MAX = 20_000
-_APPLIED_LOCK = threading.Lock()   # the web server reads ledgers in several threads
-_APPLIED: OrderedDict[tuple[Any, ...], tuple[HandResult, MatchState]] = OrderedDict()
-"""Hands applied lately: (rules digest, names, entry, state before, number) -> (result,
-state after). Both are frozen values, so sharing them between ledgers is safe."""
+_SCORED_MAX = 20_000
+_SCORED_LOCK = threading.Lock()   # the web server reads ledgers in several threads
+_SCORED: OrderedDict[tuple[Any, ...], tuple[HandResult, HandOutcome]] = OrderedDict()
+"""Hands scored lately: (rules digest, names, entry, dealer, round wind) -> (the hand's
+result, its outcome). A hand's payments depend on nothing else (not on the totals before
+it), so a hand changed or added is scored alone and the hands after it, whose dealers
+did not change, are not scored again. Both are frozen values, shared between ledgers."""
 CENT = Decimal("0.01")
 INSTANT_REASONS = ("claimed-kong", "added-kong", "concealed-kong", "cat-mouse",
                    "rooster-centipede", "own-flower-season", "four-animals", "four-flowers",
@@ -217,7 +219,7 @@ class Ledger:
         clean = _clean_entry(entry, self)
         _check_paid(clean, self.rules)
         state = self._states()[min(index, len(self.hands))]
-        self._apply(clean, state, index + 1)
+        self._applied(clean, state, index + 1)
         return clean
 
     # ------------------------------------------------------------ reading
@@ -231,28 +233,40 @@ class Ledger:
 
     @cached_property
     def _chain(self) -> tuple[tuple[HandResult, ...], tuple[MatchState, ...]]:
-        """Every hand applied in turn, once per ledger value. A hand already applied to the
-        same state under the same rules and names (the hands before an added, edited or
-        deleted one; the same ledger read again) is taken from :data:`_APPLIED`: a change
-        or a read of a long ledger does not score all of its hands again."""
+        """Every hand applied in turn, once per ledger value; each hand is scored only if
+        it was not lately under the same rules, names, dealer and round wind
+        (:data:`_SCORED`), so a change or a read of a long ledger scores what changed."""
         results: list[HandResult] = []
         states = [MatchState()]
-        digest = self.rules.digest()
         for i, h in enumerate(self.hands):
-            key = (digest, self.names, json.dumps(h, sort_keys=True), states[-1], i + 1)
-            with _APPLIED_LOCK:
-                done = _APPLIED.get(key)
-                if done is not None:
-                    _APPLIED.move_to_end(key)
-            if done is None:
-                done = self._apply(h, states[-1], i + 1)
-                with _APPLIED_LOCK:
-                    _APPLIED[key] = done
-                    if len(_APPLIED) > _APPLIED_MAX:
-                        _APPLIED.popitem(last=False)
-            results.append(done[0])
-            states.append(done[1])
+            result, after = self._applied(h, states[-1], i + 1)
+            results.append(result)
+            states.append(after)
         return tuple(results), tuple(states)
+
+    @cached_property
+    def _digest(self) -> str:
+        return self.rules.digest()
+
+    def _applied(self, h: Mapping[str, Any], state: MatchState,
+                 number: int) -> tuple[HandResult, MatchState]:
+        """Hand ``h`` (the ``number``-th) played from ``state``: its result and the state
+        after. Scored by :meth:`_score` unless :data:`_SCORED` holds it."""
+        wind = round_wind(self.rules, state)
+        key = (self._digest, self.names, json.dumps(h, sort_keys=True), state.banker, wind)
+        with _SCORED_LOCK:
+            done = _SCORED.get(key)
+            if done is not None:
+                _SCORED.move_to_end(key)
+        if done is None:
+            done = self._score(h, state.banker, wind, number)
+            with _SCORED_LOCK:
+                _SCORED[key] = done
+                if len(_SCORED) > _SCORED_MAX:
+                    _SCORED.popitem(last=False)
+        scored, outcome = done
+        after = next_state(self.rules, state, outcome)
+        return replace(scored, number=number, totals=after.scores), after
 
     def totals(self) -> tuple[int, int, int, int]:
         res = self.results()
@@ -281,11 +295,14 @@ class Ledger:
 
     # ------------------------------------------------------------ one hand
 
-    def _apply(self, h: Mapping[str, Any], state: MatchState,
-               number: int) -> tuple[HandResult, MatchState]:
+    def _score(self, h: Mapping[str, Any], banker: int, wind: Seat,
+               number: int) -> tuple[HandResult, HandOutcome]:
+        """Score hand ``h`` dealt by ``banker`` in the ``wind`` round: its result (the
+        totals left at zero: they depend on the hands before) and its outcome for the
+        match. ``number`` only names the hand in an error."""
         rules, names = self.rules, self.names
-        wind = round_wind(rules, state)
-        seat_of, player_at = state.seat_of, state.player_at
+        seating = MatchState(banker=banker)
+        seat_of, player_at = seating.seat_of, seating.player_at
         deltas = [0, 0, 0, 0]            # by seat
         lines: list[str] = []
         wins: tuple[Won, ...] = ()
@@ -350,15 +367,14 @@ class Ledger:
             text = "Drawn hand" + (" (a kong was declared)" if kong else "")
         seat_deltas = (deltas[0], deltas[1], deltas[2], deltas[3])
         outcome = HandOutcome(wins, None if wins else "wall", kong, seat_deltas)
-        after = next_state(rules, state, outcome)
         by_player = [0, 0, 0, 0]
         for s in Seat:
             by_player[player_at(s)] = deltas[s]
-        result = HandResult(number, state.banker, wind,
+        result = HandResult(number, banker, wind,
                             (by_player[0], by_player[1], by_player[2], by_player[3]),
-                            after.scores, text, tai, tuple(lines), raw,
+                            (0, 0, 0, 0), text, tai, tuple(lines), raw,
                             None if liable is None else player_at(liable))
-        return result, after
+        return result, outcome
 
     # ------------------------------------------------------------ storage
 

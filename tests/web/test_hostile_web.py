@@ -257,3 +257,55 @@ def test_the_ai_memo_and_the_shanten_patterns_stay_bounded(make_client) -> None:
     assert useful_kinds.cache_info().currsize == 0
     assert shanten.patterns_met() <= 50
     assert decompose.suit_readings_met() <= 50
+
+
+# A lone surrogate escape is valid JSON but no character: it cannot be encoded as UTF-8,
+# so an echo of it (FastAPI's 422, a log line, the database) once failed with a 500.
+LONE = ("\\ud800", "\\udfff", "\\udbff")
+FIELDS = ("name", "rules", "ladder", "house_rules", "names", "stake", "type", "token",
+          "ledger", "winner", "concealed", "player")
+MUTATING = {"post", "put", "patch", "delete"}
+
+
+def _json_endpoints(app) -> list[tuple[str, str]]:   # type: ignore[no-untyped-def]
+    """Every route that changes something, from the app itself: a route added later is
+    covered without touching this test."""
+    paths = app.openapi()["paths"]
+    return sorted((method, path) for path, item in paths.items() for method in item
+                  if method in MUTATING)
+
+
+def test_every_json_endpoint_refuses_a_lone_surrogate_by_name(make_client) -> None:
+    c = make_client()
+    endpoints = _json_endpoints(c.app)
+    # the tables, their join and start, the scorer, the ledgers and their hands
+    assert len(endpoints) >= 9, endpoints
+    t = create_table(c)
+    led = c.post("/api/ledgers", json={"names": ["A", "B", "C", "D"]}).json()
+    known = {"table_id": t["table_id"], "token": led["edit"], "hand_id": "h1"}
+    for method, path in endpoints:
+        url = path.format(**known)
+        for i, field in enumerate(FIELDS):
+            lone = LONE[i % len(LONE)]
+            # as a value, inside a list, as a key
+            for value in (f'"{lone}"', f'["{lone}", "B", "C", "D"]', f'{{"{lone}": 1}}'):
+                body = f'{{"{field}": {value}}}'.encode()
+                r = c.request(method.upper(), url, content=body,
+                              headers={"content-type": "application/json"})
+                assert r.status_code == 400, (method, url, body, r.text)
+                assert r.json()["message"] == ("the request body holds a lone surrogate "
+                                               f"({lone}): not a character"), r.text
+
+
+def test_a_lone_surrogate_in_a_socket_frame_is_answered_and_the_socket_stays(
+        make_client) -> None:
+    c = make_client()
+    t = create_table(c)
+    p = Player(c, t["table_id"], hello=False)
+    p.send('{"type": "hello", "token": "\\ud800"}')
+    err = p.recv()
+    assert err["code"] == "malformed" and "lone surrogate (\\ud800)" in err["message"]
+    p.send({"type": "hello", "token": t["token"]})
+    assert p.until("welcome")["player"] == 0
+    _still_answers(p)
+    p.close()

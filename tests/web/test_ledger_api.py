@@ -308,3 +308,207 @@ def test_money_the_csv_and_the_download_names(make_client, monkeypatch) -> None:
     assert [r[-4:] for r in rows[1:]] == [
         ["32000000.00", "-16000000.00", "-8000000.00", "-8000000.00"],
         ["30000000.00", "-18000000.00", "-2000000.00", "-10000000.00"]]
+
+
+# ------------------------------------------------------------ a ledger at the cap
+
+def _evening(n: int) -> list[dict]:
+    """``n`` hands of a long evening: wins all round the table and some drawn hands."""
+    return [{"type": "drawn"} if i % 5 == 4 else
+            {"type": "win", "winner": i % 4, "tai": 1 + i % 3, "from": (i + 1) % 4}
+            for i in range(n)]
+
+
+def _combos(hands: list[dict]) -> set[tuple[str, int, str]]:
+    """Each hand with who dealt it and its round wind, by the independent reckoning: what
+    a hand's payments depend on."""
+    return {(json.dumps(h, sort_keys=True), r["dealer"], r["round_wind"])
+            for h, r in zip(hands, reckon(hands), strict=False)}
+
+
+@pytest.fixture
+def full(make_client, monkeypatch):  # type: ignore[no-untyped-def]
+    """A ledger of 499 hands (written to the database directly: quick), and a count of
+    the hands scored."""
+    from collections import OrderedDict
+
+    from sgmahjong import ledger as ledger_module
+    from sgmahjong.ledger import Ledger
+    from sgmahjong.store.ledgers import LedgerStore
+
+    monkeypatch.setattr(ledger_module, "_SCORED", OrderedDict())   # nothing met before
+    scored: list[int] = []
+    score = Ledger._score
+
+    def counted(self, h, banker, wind, number):  # type: ignore[no-untyped-def]
+        scored.append(number)
+        return score(self, h, banker, wind, number)
+    monkeypatch.setattr(Ledger, "_score", counted)
+    client = make_client()
+    made = new(client)
+    hands = _evening(499)
+    data = client.get(f"/api/ledgers/{made['view']}/export.json").json()
+    data.update(hands=[{"id": f"h{i + 1}", **h} for i, h in enumerate(hands)],
+                next_id=500)
+    LedgerStore(client.app.state.store).save(made["view"], 1, data)
+    return client, made, hands, scored
+
+
+def test_a_full_ledger_scores_only_the_hands_that_changed(full) -> None:  # type: ignore[no-untyped-def]
+    client, made, hands, scored = full
+    edit, view = made["edit"], made["view"]
+    seen: set[tuple[str, int, str]] = set()
+
+    def scores(request, now: list[dict]) -> int:  # type: ignore[no-untyped-def]
+        """Hands scored by ``request``; what it should be: the hands whose entry, dealer
+        and round wind no request met before."""
+        scored.clear()
+        r = request()
+        assert r.status_code in (200, 201), r.text
+        agrees(r.json(), now)
+        want = len(_combos(now) - seen)
+        seen.update(_combos(now))
+        assert len(scored) == want
+        return want
+
+    # the first read scores each kind of hand once (not each of the 499)
+    assert scores(lambda: client.get(f"/api/ledgers/{view}"), hands) < 60
+    assert scores(lambda: client.get(f"/api/ledgers/{view}"), hands) == 0
+    # the 500th hand: that one alone
+    hands.append({"type": "win", "winner": 2, "tai": 5, "from": None})
+    assert scores(lambda: client.post(f"/api/ledgers/{edit}/hands", json=hands[-1]),
+                  hands) == 1
+    # the first hand changed (still a win: the deal passes as before): it alone again,
+    # though every total after it changes
+    hands[0] = {"type": "win", "winner": 0, "tai": 3, "from": 2}
+    assert scores(lambda: client.put(f"/api/ledgers/{edit}/hands/h1", json=hands[0]),
+                  hands) == 1
+    r = client.post(f"/api/ledgers/{edit}/hands", json={"type": "drawn"})
+    assert r.status_code == 400 and "at most 500 hands" in r.json()["message"]
+    scored.clear()
+    rows = list(csv.reader(io.StringIO(client.get(f"/api/ledgers/{view}/export.csv").text)))
+    assert len(client.get(f"/api/ledgers/{view}/export.json").json()["hands"]) == 500
+    assert len(rows) == 501 and scored == []
+
+
+def test_ledger_work_runs_off_the_event_loop(full, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Reading, scoring and storing a ledger, and writing its answer, happen in worker
+    threads: meanwhile the server answers everyone else."""
+    import asyncio
+    import threading
+
+    from sgmahjong.ledger import Ledger
+    from sgmahjong.store.ledgers import LedgerStore
+    from sgmahjong.web import ledgers as web_ledgers
+    from sgmahjong.web import scorekeeper
+
+    client, made, _hands, _scored = full
+    calls: list[tuple[str, bool]] = []
+
+    def on_loop() -> bool:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        return True
+
+    def watch(owner, name: str, static: bool = False) -> None:  # type: ignore[no-untyped-def]
+        fn = getattr(owner, name)
+
+        def watched(*a, **k):  # type: ignore[no-untyped-def]
+            calls.append((name, on_loop()))
+            return fn(*a, **k)
+        monkeypatch.setattr(owner, name, staticmethod(watched) if static else watched)
+
+    for name in ("load", "save", "create"):
+        watch(LedgerStore, name)
+    for name in ("summary", "csv_rows", "dumps", "_score"):
+        watch(Ledger, name)
+    watch(web_ledgers, "answer_bytes")
+    watch(scorekeeper, "score_body")
+    edit, view = made["edit"], made["view"]
+    for method, url, body in (
+            ("POST", "/api/ledgers", {"names": NAMES}),
+            ("GET", f"/api/ledgers/{view}", None),
+            ("GET", f"/api/ledgers/{view}?since=1", None),
+            ("POST", f"/api/ledgers/{edit}/hands", HANDS[0]),
+            ("PUT", f"/api/ledgers/{edit}/hands/h2", HANDS[1]),
+            ("DELETE", f"/api/ledgers/{edit}/hands/h3", None),
+            ("POST", f"/api/ledgers/{edit}/hands/h3/restore", None),
+            ("GET", f"/api/ledgers/{view}/export.csv", None),
+            ("GET", f"/api/ledgers/{view}/export.json", None),
+            ("POST", "/api/score", {"ledger": view, "concealed": "123m456p789s1z",
+                                    "melds": ["pong 555z"], "win_tile": "1z",
+                                    "seat": "E", "round": "E", "self_drawn": True})):
+        calls.clear()
+        r = client.request(method, url, json=body)
+        assert r.status_code in (200, 201), (url, r.text)
+        assert calls and not [c for c in calls if c[1]], (method, url, calls)
+        if not url.endswith((".csv", ".json", "/api/score")):
+            # the answer is made in the worker too (a dict returned is encoded on the loop)
+            assert ("answer_bytes", False) in calls, (method, url, calls)
+
+    # a reader held inside a ledger's summary does not hold up another request
+    inside, release = threading.Event(), threading.Event()
+    summary = Ledger.summary
+
+    def slow(self):  # type: ignore[no-untyped-def]
+        inside.set()
+        release.wait(30)        # a safety net only: the test releases it at once
+        return summary(self)
+    monkeypatch.setattr(Ledger, "summary", slow)
+    reader = threading.Thread(target=lambda: client.get(f"/api/ledgers/{view}"))
+    reader.start()
+    try:
+        assert inside.wait(30)
+        assert client.get("/api/options").status_code == 200
+        assert not release.is_set() and reader.is_alive()
+    finally:
+        release.set()
+        reader.join(30)
+
+
+def test_a_ledger_left_unchanged_past_the_expiry_is_deleted(make_client) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    from sqlalchemy import update
+
+    from sgmahjong.web.clock import ManualClock
+    from sgmahjong.web.config import WebLimits
+    clock = ManualClock()
+    day = 24 * 3600.0
+    client = make_client(clock=clock, limits=WebLimits(ledger_expiry=30 * day,
+                                                       sweep_every=60.0))
+    old, kept = new(client), new(client)
+    assert client.post(f"/api/ledgers/{kept['edit']}/hands", json=HANDS[0]).status_code == 201
+    engine = client.app.state.store.engine
+
+    def last_changed(ledger: dict, days_ago: float) -> None:
+        with engine.begin() as conn:
+            conn.execute(update(ledgers).where(ledgers.c.id == ledger["view"])
+                         .values(updated_at=time.time() - days_ago * day))
+    last_changed(old, 31)
+    last_changed(kept, 29)
+    # past the expiry the links answer as for no ledger, before anything is deleted
+    for url in (f"/api/ledgers/{old['view']}", f"/api/ledgers/{old['edit']}?since=1",
+                f"/api/ledgers/{old['view']}/export.csv"):
+        r = client.get(url)
+        assert r.status_code == 404, r.text
+        assert r.json()["message"] == ("no ledger has this link (a ledger unchanged for "
+                                       "30 days is deleted)")
+    r = client.post(f"/api/ledgers/{old['edit']}/hands", json=HANDS[0])
+    assert r.status_code == 404
+    assert client.get(f"/api/ledgers/{kept['view']}").status_code == 200
+
+    def rows() -> set[str]:
+        with engine.connect() as conn:
+            return {r.id for r in conn.execute(ledgers.select())}
+    assert old["view"] in rows()
+    clock.advance(60)           # the sweep is due: the next ledger opened deletes it
+    third = new(client)
+    assert rows() == {kept["view"], third["view"]}
+    # a change keeps a ledger: changed 29 days ago, then now, it has 30 days again
+    assert client.post(f"/api/ledgers/{kept['edit']}/hands", json=HANDS[1]).status_code == 201
+    with engine.connect() as conn:
+        changed = conn.execute(ledgers.select().where(ledgers.c.id == kept["view"])).one()
+    assert time.time() - changed.updated_at < day

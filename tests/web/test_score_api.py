@@ -93,7 +93,8 @@ def test_bad_input_is_refused_by_name(client: TestClient, body: object, status: 
 
 
 def test_a_body_that_is_not_json_or_too_large(client: TestClient) -> None:
-    r = client.post("/api/score", content=b"{not json")
+    r = client.post("/api/score", content=b"{not json",
+                    headers={"content-type": "application/json"})
     assert r.status_code == 400 and "not valid JSON" in r.json()["message"]
     r = client.post("/api/score", content=b" " * (MAX_BODY + 1))
     assert r.status_code == 413 and "too large" in r.json()["message"]

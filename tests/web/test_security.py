@@ -247,3 +247,75 @@ def test_tokens_are_stored_hashed(make_client) -> None:
     row = c.app.state.store.load_table(t["table_id"])
     assert all(t["token"] != s.token_hash for s in row.seats)
     assert t["token"] not in str(row)
+
+
+DRAWN = b'{"type": "drawn"}'
+EVIL = "https://evil.example"
+
+
+def test_another_sites_page_cannot_change_a_ledger(make_client) -> None:
+    c = make_client()
+    led = c.post("/api/ledgers", json={"names": ["A", "B", "C", "D"]}).json()
+    hands = f"/api/ledgers/{led['edit']}/hands"
+    # a text/plain form or fetch(no-cors): a simple request, no preflight asked
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data"):
+        r = c.post(hands, content=DRAWN, headers={"content-type": kind})
+        assert r.status_code == 415, r.text
+        assert r.json() == {"error": "not-json", "message": "a request body must be JSON, "
+                            f"sent with Content-Type: application/json (not {kind!r})"}
+    r = c.post(hands, content=DRAWN)            # no type at all
+    assert r.status_code == 415 and "(not 'none')" in r.json()["message"]
+    # JSON from another site's page: the browser names the site
+    for headers in ({"origin": EVIL}, {"sec-fetch-site": "cross-site"},
+                    {"sec-fetch-site": "same-site", "origin": "http://a.testserver"},
+                    {"origin": "null"}, {"origin": "http://testserver.evil.example"}):
+        r = c.post(hands, json={"type": "drawn"}, headers=headers)
+        assert r.status_code == 403, (headers, r.text)
+        assert r.json()["error"] == "cross-origin"
+        assert r.json()["message"].startswith("a change to this server must come from its "
+                                              "own pages, not from a page")
+    assert c.get(f"/api/ledgers/{led['view']}").json()["hands"] == []
+    # the app's own page (fetch sends its Origin and Sec-Fetch-Site) and a script
+    for headers in ({"origin": "http://testserver", "sec-fetch-site": "same-origin"},
+                    {"origin": "null", "sec-fetch-site": "same-origin"}, {}):
+        r = c.post(hands, json={"type": "drawn"}, headers=headers)
+        assert r.status_code == 201, (headers, r.text)
+    assert [h["id"] for h in c.get(f"/api/ledgers/{led['view']}").json()["hands"]] == [
+        "h1", "h2", "h3"]
+    # a change without a body is refused from another site the same way
+    for method, url in (("DELETE", f"{hands}/h1"), ("POST", f"{hands}/h1/restore")):
+        r = c.request(method, url, headers={"origin": EVIL})
+        assert r.status_code == 403 and r.json()["error"] == "cross-origin", r.text
+    assert len(c.get(f"/api/ledgers/{led['view']}").json()["hands"]) == 3
+
+
+def test_another_sites_page_cannot_open_join_or_start_a_table(make_client) -> None:
+    c = make_client()
+    t = create_table(c)
+    for url, body in (("/api/tables", {"name": "Eve"}),
+                      (f"/api/tables/{t['table_id']}/join", {"name": "Eve"}),
+                      (f"/api/tables/{t['table_id']}/start", None),
+                      ("/api/score", {"concealed": "1m"})):
+        r = c.post(url, json=body, headers={"origin": EVIL,
+                                            "authorization": f"Bearer {t['token']}"})
+        assert r.status_code == 403 and r.json()["error"] == "cross-origin", (url, r.text)
+    assert c.get(f"/api/tables/{t['table_id']}").json()["status"] == "waiting"
+
+
+def test_the_pages_send_their_changes_as_json() -> None:
+    """Every request with a body that the app's own scripts make declares it JSON (the
+    browser tests run the pages themselves against the same checks)."""
+    from importlib import resources
+    static = resources.files("sgmahjong.web").joinpath("static")
+    scripts = {p.name: p.read_text("utf-8") for p in static.iterdir()
+               if p.name.endswith(".js")}
+    calls = [(name, m.group(0)) for name, text in scripts.items()
+             for m in re.finditer(r"fetch\((?:[^()]|\([^()]*\))*\)", text)]
+    assert calls
+    for name, call in calls:
+        if "method" in call:        # a change: its own JSON header
+            assert '"Content-Type": "application/json"' in call, (name, call)
+        else:                       # a GET, or request.js's own fetch(url, opts)
+            assert name != "request.js" or call == "fetch(url, opts)", call
+    assert ('if (body !== undefined) headers["Content-Type"] = "application/json";'
+            in scripts["request.js"])

@@ -3,6 +3,7 @@ cannot."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -87,3 +88,160 @@ def test_allow_host_names_are_served_and_others_refused(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+# ------------------------------------------------------------ held connections
+
+class HeldServer:
+    """``serve``'s uvicorn settings around the app, in a thread of this process, with its
+    clocks on a ManualClock: the test moves time on instead of waiting for a timeout."""
+
+    def __init__(self, tmp_path: Path, limits: object) -> None:
+        import threading
+
+        import uvicorn
+
+        from sgmahjong.commands.serve import listen
+        from sgmahjong.store.db import TableStore
+        from sgmahjong.web import WebConfig, create_app
+        from sgmahjong.web.clock import ManualClock
+        from sgmahjong.web.connections import server_config
+
+        self.clock = ManualClock()
+        self.store = TableStore(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+        cfg = WebConfig(clock=self.clock, limits=limits, resume_on_startup=False)  # type: ignore[arg-type]
+        self.sock = listen("127.0.0.1", 0)
+        self.port = self.sock.getsockname()[1]
+        self.server = uvicorn.Server(server_config(create_app(cfg, self.store), cfg.limits,
+                                                   self.clock))
+        self.thread = threading.Thread(target=self.server.run,
+                                       kwargs={"sockets": [self.sock]}, daemon=True)
+        self.thread.start()
+        self.until(lambda: self.server.started)
+
+    def until(self, ready: object, seconds: float = 20) -> None:
+        """Wait for the server to reach a state (not for a timeout: the clock is still)."""
+        import time
+        deadline = time.monotonic() + seconds
+        while not ready():  # type: ignore[operator]
+            assert time.monotonic() < deadline, "the server did not get there"
+            time.sleep(0.01)
+
+    def open(self) -> socket.socket:
+        s = socket.create_connection(("127.0.0.1", self.port), timeout=20)
+        return s
+
+    def held(self) -> int:
+        return len(self.server.server_state.connections)
+
+    def timing(self, seconds: float, count: int = 1) -> None:
+        """Wait until ``count`` timers run out ``seconds`` from now (set, not run out)."""
+        self.until(lambda: sum(abs(t - self.clock.now() - seconds) < 1e-6
+                               for t in self.clock.pending()) == count)
+
+    def close(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(20)
+        self.sock.close()
+        self.store.close()
+
+
+def _answer(s: socket.socket) -> bytes:
+    """All the server sends until it closes the connection."""
+    out = b""
+    while chunk := s.recv(65536):
+        out += chunk
+    return out
+
+
+GET = b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+
+def _response(s: socket.socket) -> bytes:
+    """One whole response (its headers, then content-length bytes of body)."""
+    out = b""
+    while b"\r\n\r\n" not in out:
+        chunk = s.recv(65536)
+        assert chunk, out
+        out += chunk
+    head, body = out.split(b"\r\n\r\n", 1)
+    length = int(next(line.split(b":", 1)[1] for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length:")))
+    while len(body) < length:
+        body += s.recv(65536)
+    return head + b"\r\n\r\n" + body
+
+
+def test_serve_times_out_held_headers_and_bodies_and_caps_connections(tmp_path: Path) -> None:
+    from sgmahjong.web.limits import WebLimits
+
+    srv = HeldServer(tmp_path, WebLimits(header_timeout=10, body_timeout=30,
+                                         max_connections=3))
+    try:
+        # headers that never finish (slowloris): 408 and closed once their time is up
+        slow = srv.open()
+        slow.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\nX-a: ")
+        silent = srv.open()                    # and one that sends nothing at all
+        srv.timing(10, 2)
+        srv.clock.advance(9)
+        ok = srv.open()                        # within the cap, before the timeout
+        ok.sendall(GET)
+        assert _response(ok).startswith(b"HTTP/1.1 200 ")
+        srv.clock.advance(1)
+        for s in (slow, silent):
+            assert _answer(s).startswith(b"HTTP/1.1 408 Request Timeout\r\n")
+            s.close()
+        # a kept-alive connection answers again, and its next request is timed too
+        ok.sendall(GET)
+        assert _response(ok).startswith(b"HTTP/1.1 200 ")
+        ok.sendall(b"GET / HTTP/1.1\r\n")
+        srv.timing(10)
+        srv.clock.advance(10)
+        assert _answer(ok).startswith(b"HTTP/1.1 408 ")
+        ok.close()
+        srv.until(lambda: srv.held() == 0)
+        # a body that trickles in: 408 once its time is up, naming it
+        body = srv.open()
+        body.sendall(b"POST /api/ledgers HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                     b"application/json\r\nContent-Length: 40\r\n\r\n{\"na")
+        srv.timing(30)                 # the headers are in: their timeout no longer counts
+        srv.clock.advance(10)
+        srv.clock.advance(20)
+        got = _response(body)
+        assert got.startswith(b"HTTP/1.1 408 ")
+        assert b'"the request body did not arrive within 30 s"' in got
+        body.close()
+        # three connections held: a fourth is closed before a byte is read
+        held = [srv.open() for _ in range(3)]
+        srv.until(lambda: srv.held() == 3)
+        extra = srv.open()
+        with contextlib.suppress(ConnectionResetError):     # closed, or reset
+            assert _answer(extra) == b""
+        for s in held:
+            s.close()
+        srv.until(lambda: srv.held() == 0)
+        again = srv.open()
+        again.sendall(GET)
+        assert _response(again).startswith(b"HTTP/1.1 200 ")
+        again.close()
+    finally:
+        srv.close()
+
+
+def test_serve_passes_every_limit_to_uvicorn() -> None:
+    from sgmahjong.web.clock import ManualClock
+    from sgmahjong.web.connections import GuardedH11, server_config
+    from sgmahjong.web.limits import WebLimits
+
+    limits = WebLimits(keep_alive_timeout=4, max_header_bytes=8192, max_connections=50,
+                       shutdown_grace=7, header_timeout=3.0)
+    cfg = server_config(object(), limits, ManualClock())
+    assert (cfg.timeout_keep_alive, cfg.h11_max_incomplete_event_size,
+            cfg.limit_concurrency, cfg.timeout_graceful_shutdown) == (4, 8192, 51, 7)
+    assert isinstance(cfg.http, type) and issubclass(cfg.http, GuardedH11)
+    assert (cfg.http.header_timeout, cfg.http.max_connections) == (3.0, 50)
+    # the documented defaults (docs/web.md, "Limits")
+    d = WebLimits()
+    assert (d.header_timeout, d.body_timeout, d.keep_alive_timeout, d.max_header_bytes,
+            d.max_connections, d.shutdown_grace, d.ledger_expiry) == (
+        10.0, 30.0, 5, 16 * 1024, 800, 10, 90 * 24 * 3600.0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import logging
 import os
 import socket
 
@@ -69,6 +70,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--ai-processes", type=int, default=None, metavar="N",
                    help="processes that think for the AI players, hint and review "
                         "(default: one per core; 0 thinks in this process's threads)")
+    p.add_argument("--ledgers-per-client", type=int, default=20, metavar="N",
+                   help="scorekeeper ledgers one client address may open in 10 minutes "
+                        "(default 20)")
+    p.add_argument("--ledger-days", type=float, default=90.0, metavar="DAYS",
+                   help="a scorekeeper ledger not changed for this many days is deleted "
+                        "(default 90)")
+    p.add_argument("--max-connections", type=int, default=800, metavar="N",
+                   help="connections open at once, sockets included (default 800): past it "
+                        "requests get 503 and new connections are closed at once")
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                    help="another name this server answers to (the Host header), e.g. "
                         "mahjong.lan (repeatable); localhost, 127.0.0.1, ::1 and the "
@@ -86,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
         raise SgmahjongError(f"--rate must be above 0, not {args.rate}")
     if args.ai_processes is not None and not 0 <= args.ai_processes <= 256:
         raise SgmahjongError(f"--ai-processes must be 0 to 256, not {args.ai_processes}")
+    if not args.ledger_days > 0:
+        raise SgmahjongError(f"--ledger-days must be above 0, not {args.ledger_days}")
     shared = is_postgres(url)
     # Take the port before saying where the table is: a port in use is one clear error,
     # not an address printed for a server that never starts.
@@ -101,8 +113,9 @@ def run(args: argparse.Namespace) -> int:
     # the web stack, once nothing stands in the way
     import uvicorn
 
-    from ..web import WebConfig, create_app
-    from ..web.limits import WebLimits
+    from ..web import WebConfig, create_app, logs
+    from ..web.connections import raise_open_files_limit, server_config
+    from ..web.limits import DAY, WebLimits
 
     config = WebConfig(database_url=url, ai_delay=args.ai_delay,
                        rate=args.rate, burst=3 * args.rate, shared=shared,
@@ -114,18 +127,24 @@ def run(args: argparse.Namespace) -> int:
                        allowed_hosts=served_hosts(args.host, args.allow_host),
                        allow_ip_hosts=args.host in WILDCARDS,
                        ai_processes=args.ai_processes,
-                       limits=WebLimits(creates_per_client=max(1, args.tables_per_client)))
+                       limits=WebLimits(creates_per_client=max(1, args.tables_per_client),
+                                        ledgers_per_client=max(1, args.ledgers_per_client),
+                                        ledger_expiry=args.ledger_days * DAY,
+                                        max_connections=max(1, args.max_connections)))
     app = create_app(config, store)
+    raise_open_files_limit()
     port = sock.getsockname()[1]
     shown = "127.0.0.1" if args.host in WILDCARDS else args.host
     if ":" in shown:
         shown = f"[{shown}]"
     print(f"sgmahjong: the web table is at http://{shown}:{port}/ (Ctrl-C stops it)")
     print(f"sgmahjong: tables are kept in {_safe(url)}", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024))
+    server = uvicorn.Server(server_config(app, config.limits, config.clock))
+    handler = logs.install()
     try:
         server.run(sockets=[sock])
     finally:
+        logging.getLogger().removeHandler(handler)
         sock.close()
         store.close()
         lock.release()

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 
 from .db import StoreError, TableStore
 from .tables import ledgers
@@ -68,8 +68,9 @@ class LedgerStore:
                 within(conn)
         return view, edit
 
-    def load(self, token: str) -> StoredLedger | None:
-        """The ledger a view or edit token opens (None: no such ledger)."""
+    def load(self, token: str, changed_since: float | None = None) -> StoredLedger | None:
+        """The ledger a view or edit token opens (None: no such ledger, or one not changed
+        since ``changed_since``, which :meth:`expire` is about to delete)."""
         if not token or len(token) > 64 or not token.isprintable():
             return None
         with self.engine.connect() as conn:
@@ -79,9 +80,15 @@ class LedgerStore:
                 row = conn.execute(select(ledgers).where(
                     ledgers.c.edit_hash == token_hash(token))).first()
                 can_edit = row is not None
-        if row is None:
+        if row is None or (changed_since is not None and row.updated_at < changed_since):
             return None
         return StoredLedger(row.id, row.revision, json.loads(row.data), can_edit)
+
+    def expire(self, before: float) -> int:
+        """Delete the ledgers last changed before ``before`` (seconds since the epoch, as
+        ``time.time()``); returns how many."""
+        with self.engine.begin() as conn:
+            return conn.execute(delete(ledgers).where(ledgers.c.updated_at < before)).rowcount
 
     def revision(self, ledger_id: str) -> int | None:
         with self.engine.connect() as conn:

@@ -242,7 +242,7 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
         response: Response = await call_next(request)
         response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["Referrer-Policy"] = "same-origin"   # no-referrer sends Origin: null
         response.headers["X-Frame-Options"] = "DENY"
         return response
 

@@ -46,10 +46,17 @@ class ManualClock:
         self._now = start
         self._lock = threading.Lock()
         self._ticks: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+        self._deadlines: dict[asyncio.Event, float] = {}
 
     def now(self) -> float:
         with self._lock:
             return self._now
+
+    def pending(self) -> list[float]:
+        """The times the waits on this clock wait for, soonest first: a test waits for a
+        timer to be set before it moves time past it."""
+        with self._lock:
+            return sorted(self._deadlines.values())
 
     def advance(self, seconds: float) -> None:
         """Move time on by ``seconds`` and wake everything waiting on this clock."""
@@ -65,6 +72,7 @@ class ManualClock:
         entry = (asyncio.get_running_loop(), tick)
         with self._lock:
             self._ticks.add(entry)
+            self._deadlines[tick] = until
         try:
             while self.now() < until and not (event is not None and event.is_set()):
                 waits = [asyncio.ensure_future(tick.wait())]
@@ -79,6 +87,7 @@ class ManualClock:
         finally:
             with self._lock:
                 self._ticks.discard(entry)
+                self._deadlines.pop(tick, None)
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(0)        # a sleep of 0 still lets others run, as asyncio's does

@@ -6,6 +6,23 @@ A page on a foreign name that resolves to this machine (DNS rebinding) carries t
 in its Host header and an Origin of the same name, so the websocket's Origin check alone
 would pass it: the Host allowlist is what refuses it.
 
+A request that changes something must come from this server's own pages (or a client that
+is no browser): a page elsewhere that knows a ledger's edit link could otherwise post to it
+with ``fetch(url, {mode: "no-cors"})`` or a form. A browser marks such a request itself
+(``Sec-Fetch-Site``, ``Origin``; no page can forge either) and cannot send a body as
+``application/json`` to another site without asking it first (a CORS preflight, which
+this server never grants), so a foreign site, a body that is not declared JSON and an
+``Origin`` of another host are each refused.
+
+>>> cross_site({"sec-fetch-site": "cross-site"}, "127.0.0.1:8000", ())
+'a page of another site'
+>>> cross_site({"origin": "https://evil.example"}, "127.0.0.1:8000", ())
+"a page of 'https://evil.example'"
+>>> cross_site({"origin": "http://127.0.0.1:8000"}, "127.0.0.1:8000", ()) is None
+True
+>>> cross_site({}, "127.0.0.1:8000", ()) is None   # curl, a bot, a test: no browser
+True
+
 >>> host_name("127.0.0.1:8000"), host_name("[::1]:8000"), host_name("Example.COM.")
 ('127.0.0.1', '::1', 'example.com')
 >>> allowed = frozenset({"localhost", "127.0.0.1", "::1"})
@@ -17,14 +34,17 @@ would pass it: the Host allowlist is what refuses it.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
 from ..inputs import InputError, decode, parse_json
+from .clock import Clock
 from .config import WebConfig
+from .security import origin_allowed
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -33,6 +53,9 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 WITH_BODY = ("POST", "PUT", "PATCH", "DELETE")
+JSON_TYPES = ("application/json",)
+# Sec-Fetch-Site values of a request a page of this server made (or the user typed)
+OWN_SITE = ("same-origin", "none")
 
 
 def host_name(host: str) -> str:
@@ -76,11 +99,44 @@ def allowed_hosts(config: WebConfig) -> frozenset[str]:
     return frozenset(n for n in names if n)
 
 
+def cross_site(headers: Mapping[str, str], host: str | None,
+               extra: Iterable[str]) -> str | None:
+    """What foreign page sent a changing request (None: this server's own page, or no
+    browser at all). ``headers``: the request's, by lower-case name."""
+    site = headers.get("sec-fetch-site")
+    origin = headers.get("origin")
+    if site is not None and site.lower() not in OWN_SITE:
+        return "a page of another site"
+    if origin is None:
+        return None
+    if origin == "null":
+        # a sandboxed frame or a page that hides its origin, unless the browser vouches
+        # that it is one of ours
+        return None if site is not None and site.lower() == "same-origin" else (
+            "a page that hides its origin")
+    if origin_allowed(origin, host, extra):
+        return None
+    return f"a page of {origin[:100]!r}"
+
+
 def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", ()):
         if key.lower() == name:
             return bytes(value).decode("latin-1")
     return None
+
+
+async def _before(clock: Clock, step: Awaitable[Message], until: float) -> Message | None:
+    """What ``step`` gives, or None (and ``step`` cancelled) if ``clock`` reaches ``until``
+    first."""
+    task = asyncio.ensure_future(step)
+    done = asyncio.Event()
+    task.add_done_callback(lambda _t: done.set())
+    await clock.wait(done, until)
+    if not task.done():
+        task.cancel()
+        return None
+    return task.result()
 
 
 async def _answer(send: Send, status: int, code: str, message: str,
@@ -95,8 +151,10 @@ async def _answer(send: Send, status: int, code: str, message: str,
 
 class Guard:
     """ASGI middleware: refuses a foreign Host (HTTP 400, websocket closed with 4403), a
-    body over ``limits.max_body`` (413) and an API body that is not small JSON (400),
-    each with ``{"error", "message"}`` naming what is wrong."""
+    change asked by another site's page (403), a body over ``limits.max_body`` (413), a
+    body not declared JSON (415), a body still unfinished ``limits.body_timeout`` after
+    it began (408) and an API body that is not small JSON (400), each with
+    ``{"error", "message"}`` naming what is wrong."""
 
     def __init__(self, app: ASGIApp, config: WebConfig) -> None:
         self.app = app
@@ -125,16 +183,40 @@ class Guard:
         await self.app(scope, receive, send)
 
     async def _with_body(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = {k.decode("latin-1").lower(): bytes(v).decode("latin-1")
+                   for k, v in scope.get("headers", ())}
+        foreign = cross_site(headers, headers.get("host"), self.config.allowed_origins)
+        if foreign is not None:
+            await _answer(send, 403, "cross-origin",
+                          f"a change to this server must come from its own pages, not from "
+                          f"{foreign} (behind a proxy, start the server with --allow-origin "
+                          "and its public address)")
+            return
         limit = self.config.limits.max_body
         too_large = f"the request body is too large: at most {limit} bytes"
-        size = _header(scope, b"content-length")
+        size = headers.get("content-length")
         if size is not None and size.isascii() and size.isdigit() and int(size) > limit:
             await _answer(send, 413, "too-large", too_large)
             return
+        kind = headers.get("content-type")
+        declared = kind is not None and kind.split(";", 1)[0].strip().lower() in JSON_TYPES
+        sized = size is not None and size.strip() not in ("", "0")
+        if not declared and (kind is not None or sized
+                             or "chunked" in headers.get("transfer-encoding", "")):
+            await _answer(send, 415, "not-json",
+                          "a request body must be JSON, sent with Content-Type: "
+                          f"application/json (not {(kind or 'none')[:60]!r})")
+            return
         chunks: list[bytes] = []
         total = 0
+        clock = self.config.clock
+        until = clock.now() + self.config.limits.body_timeout
         while True:
-            msg = await receive()
+            msg = await _before(clock, receive(), until)
+            if msg is None:     # trickled in a byte at a time, or never sent
+                await _answer(send, 408, "too-slow", "the request body did not arrive within "
+                              f"{self.config.limits.body_timeout:g} s")
+                return
             if msg["type"] == "http.disconnect":
                 return
             chunk = msg.get("body", b"")
@@ -164,4 +246,4 @@ class Guard:
         await self.app(scope, replay, send)
 
 
-__all__ = ["Guard", "allowed_hosts", "host_allowed", "host_name"]
+__all__ = ["Guard", "allowed_hosts", "cross_site", "host_allowed", "host_name"]

@@ -12,6 +12,9 @@ from __future__ import annotations
 import csv
 import io
 import math
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -27,13 +30,16 @@ from ..store.db import StoreError, TableStore
 from ..store.ledgers import LedgerConflict, LedgerStore, StoredLedger, new_tokens
 from ..store.requests import Claim, RequestLog
 from .config import WebConfig
-from .limits import CreateWindow
+from .limits import DAY, CreateWindow
 from .once import Stored, answer_bytes, once
 from .scorekeeper import BadInput, failure, pick_rules, read_json, refuse
 
 NEW_FIELDS = ("names", "rules", "house_rules", "stake")
 CONFLICT_TRIES = 5
 JSON = "application/json"
+KEPT_LEDGERS = 64
+"""Ledgers kept read, by (view token, revision): a viewer polling an unchanged ledger, or
+an editor's next change, does not read the stored hands again."""
 
 
 def _fail(message: str, status: int) -> JSONResponse:
@@ -54,21 +60,73 @@ def ledger_view(stored: StoredLedger, led: Ledger, base: str) -> dict[str, Any]:
     return out
 
 
+class ReadLedgers:
+    """The last :data:`KEPT_LEDGERS` ledgers read, by (view token, revision); a revision
+    is never written twice, so a kept ledger is the stored one. Used from worker
+    threads."""
+
+    def __init__(self, size: int = KEPT_LEDGERS) -> None:
+        self.size = size
+        self.kept: OrderedDict[tuple[str, int], Ledger] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, stored: StoredLedger) -> Ledger:
+        key = (stored.id, stored.revision)
+        with self.lock:
+            led = self.kept.get(key)
+            if led is not None:
+                self.kept.move_to_end(key)
+                return led
+        led = Ledger.from_dict(stored.data)
+        self.put(stored.id, stored.revision, led)
+        return led
+
+    def put(self, ledger_id: str, revision: int, led: Ledger) -> None:
+        with self.lock:
+            self.kept[(ledger_id, revision)] = led
+            self.kept.move_to_end((ledger_id, revision))
+            while len(self.kept) > self.size:
+                self.kept.popitem(last=False)
+
+
 def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> APIRouter:
     r = APIRouter()
     db = LedgerStore(store)
     opened = CreateWindow(config.limits, config.limits.ledgers_per_client)
     requests = RequestLog(store)
     html = page("ledger.html")
+    read = ReadLedgers()
+    expiry = config.limits.ledger_expiry
+    gone = (f"no ledger has this link (a ledger unchanged for {expiry / DAY:g} days is "
+            "deleted)")
+    next_sweep = [config.clock.now()]
+
+    def changed_since() -> float:
+        """The oldest last change of a ledger still kept (calendar time: a ledger outlives
+        the process)."""
+        return time.time() - expiry
+
+    def sweep_due() -> bool:
+        """Whether a new ledger should first delete the expired ones (at most once per
+        ``sweep_every``: ledgers accumulate only as they are opened)."""
+        now = config.clock.now()
+        if now < next_sweep[0]:
+            return False
+        next_sweep[0] = now + config.limits.sweep_every
+        return True
+
+    # Every function below that reads or writes the database or works out a ledger runs
+    # in a worker thread (run_in_threadpool): a 500-hand ledger must not hold the event
+    # loop, and with it every other request and table, while it is read.
 
     def open_ledger(token: str, *, edit: bool = False) -> tuple[StoredLedger, Ledger]:
-        stored = db.load(token)
+        stored = db.load(token, changed_since())
         if stored is None:
-            raise BadInput("no ledger has this link", 404)
+            raise BadInput(gone, 404)
         if edit and not stored.can_edit:
             raise BadInput("this is the ledger's view link: it cannot change the ledger "
                            "(use the edit link)", 403)
-        return stored, Ledger.from_dict(stored.data)
+        return stored, read.get(stored)
 
     def change(token: str, how: Callable[[Ledger], Ledger], base: str, claim: Claim | None,
                status: int = 200) -> Response | Stored:
@@ -93,6 +151,7 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
                 db.save(stored.id, stored.revision, data, within=with_answer)
             except LedgerConflict:
                 continue
+            read.put(stored.id, stored.revision + 1, new)
             response = Response(body, status, media_type=JSON)
             return response if claim is None else Stored(response)
         raise LedgerConflict("the ledger is being changed by others at this moment: "
@@ -131,8 +190,7 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
     async def create(request: Request) -> Response:
         client = request.client.host if request.client is not None else "unknown"
 
-        async def work(claim: Claim | None) -> Response | Stored:
-            body = await read_json(request)
+        def new_ledger(body: Any) -> Ledger:
             if not isinstance(body, dict):
                 raise BadInput("the request must be a JSON object")
             unknown = [k for k in body if k not in NEW_FIELDS]
@@ -141,9 +199,12 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
                                f"{', '.join(NEW_FIELDS)}")
             rules: Ruleset = pick_rules(body)
             try:
-                led = Ledger.new(body.get("names"), rules, body.get("stake"))
+                return Ledger.new(body.get("names"), rules, body.get("stake"))
             except LedgerError as exc:
                 raise BadInput(str(exc)) from None
+
+        async def work(claim: Claim | None) -> Response | Stored:
+            led = await run_in_threadpool(new_ledger, await read_json(request))
             wait = opened.wait(client, config.clock.now())
             if wait:
                 return JSONResponse(
@@ -153,35 +214,44 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
                     headers={"Retry-After": str(math.ceil(wait))})
             view, edit = new_tokens()
             base = _base(request)
-            stored = StoredLedger(view, 1, led.to_dict(), True)
-            answer = answer_bytes({"view": view, "edit": edit,
-                                   "view_url": f"{base}/ledger/{view}",
-                                   "edit_url": f"{base}/ledger/{edit}",
-                                   "ledger": ledger_view(stored, led, base)})
+            sweep = sweep_due()
 
-            def with_answer(conn: Connection) -> None:
-                if claim is not None:
-                    requests.finish(claim, 201, answer, conn)
-            await run_in_threadpool(db.create, led.to_dict(), (view, edit), with_answer)
-            response = Response(answer, 201, media_type=JSON)
+            def store_it() -> bytes:
+                if sweep:
+                    db.expire(changed_since())
+                stored = StoredLedger(view, 1, led.to_dict(), True)
+                answer = answer_bytes({"view": view, "edit": edit,
+                                       "view_url": f"{base}/ledger/{view}",
+                                       "edit_url": f"{base}/ledger/{edit}",
+                                       "ledger": ledger_view(stored, led, base)})
+
+                def with_answer(conn: Connection) -> None:
+                    if claim is not None:
+                        requests.finish(claim, 201, answer, conn)
+                db.create(stored.data, (view, edit), with_answer)
+                read.put(view, 1, led)
+                return answer
+            response = Response(await run_in_threadpool(store_it), 201, media_type=JSON)
             return response if claim is None else Stored(response)
         return await mutate(request, work)
 
     @r.get("/api/ledgers/{token}", response_model=None)
     async def show(token: str, request: Request, since: str | None = None) -> Any:
-        def read() -> dict[str, Any]:
-            if since is not None:
-                rev = _whole(since, "since")
-                stored = db.load(token)
-                if stored is None:
-                    raise BadInput("no ledger has this link", 404)
-                if stored.revision == rev:
-                    return {"revision": rev, "unchanged": True}
-            stored, led = open_ledger(token)
-            return ledger_view(stored, led, _base(request))
+        def look() -> Response:
+            rev = None if since is None else _whole(since, "since")
+            stored = db.load(token, changed_since())
+            if stored is None:
+                raise BadInput(gone, 404)
+            if stored.revision == rev:
+                out: dict[str, Any] = {"revision": rev, "unchanged": True}
+            else:
+                out = ledger_view(stored, read.get(stored), _base(request))
+            # made here, in the worker thread: FastAPI would encode a returned dict of a
+            # 500-hand ledger on the event loop
+            return Response(answer_bytes(out), media_type=JSON)
 
-        async def run() -> dict[str, Any]:
-            return await run_in_threadpool(read)
+        async def run() -> Response:
+            return await run_in_threadpool(look)
         return await guarded(run)
 
     async def entry_of(request: Request) -> Any:
@@ -225,20 +295,26 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
 
     @r.get("/api/ledgers/{token}/export.json", response_model=None)
     async def export_json(token: str) -> Any:
-        async def run() -> Response:
-            stored, led = await run_in_threadpool(open_ledger, token)
+        def export() -> Response:
+            stored, led = open_ledger(token)
             return PlainTextResponse(led.dumps(), media_type="application/json",
                                      headers=download(stored, "json"))
+
+        async def run() -> Response:
+            return await run_in_threadpool(export)
         return await guarded(run)
 
     @r.get("/api/ledgers/{token}/export.csv", response_model=None)
     async def export_csv(token: str) -> Any:
-        async def run() -> Response:
-            stored, led = await run_in_threadpool(open_ledger, token)
+        def export() -> Response:
+            stored, led = open_ledger(token)
             out = io.StringIO()
             csv.writer(out).writerows(led.csv_rows())
             return PlainTextResponse(out.getvalue(), media_type="text/csv",
                                      headers=download(stored, "csv"))
+
+        async def run() -> Response:
+            return await run_in_threadpool(export)
         return await guarded(run)
 
     return r

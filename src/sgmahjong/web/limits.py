@@ -19,21 +19,31 @@ from dataclasses import dataclass
 from ..inputs import MAX_REQUEST_BYTES
 
 MINUTE = 60.0
+DAY = 24 * 60 * MINUTE
 
 
 @dataclass(frozen=True)
 class WebLimits:
-    """The server's bounds. Times are in seconds of the table clock (``WebConfig.clock``)."""
+    """The server's bounds. Times are in seconds of the table clock (``WebConfig.clock``),
+    but for ``ledger_expiry``: seconds of the calendar, since a ledger outlives the
+    server's process."""
 
     max_body: int = MAX_REQUEST_BYTES       # bytes of an HTTP request body, checked first
     creates_per_client: int = 20            # tables one client address may create ...
     create_window: float = 10 * MINUTE      # ... in this long
     ledgers_per_client: int = 20            # ledgers one client address may open in it
+    ledger_expiry: float = 90 * DAY         # a ledger not changed for this long is deleted
     max_waiting: int = 200                  # tables created and not started, all clients
     max_tables: int = 1000                  # tables held in memory (waiting, playing, done)
     waiting_expiry: float = 30 * MINUTE     # a table never started is closed after this
     finished_idle: float = 2 * MINUTE       # a finished table nobody watches leaves memory
     sweep_every: float = MINUTE             # how often the lobby looks for both
+    header_timeout: float = 10.0            # a request's headers must all arrive within
+    body_timeout: float = 30.0              # ... and its body within this after them
+    keep_alive_timeout: int = 5             # an idle kept-alive connection is closed after
+    max_header_bytes: int = 16 * 1024       # unfinished request headers held at most
+    max_connections: int = 800              # connections open at once (sockets included)
+    shutdown_grace: int = 10                # on Ctrl-C, requests under way get this long
     max_clients_tracked: int = 10_000       # addresses remembered for the create limit
     ai_cache_entries: int = 50_000          # the AI's memo of hand evaluations (~1 KiB each)
     shanten_patterns: int = 50_000          # group patterns the shanten lookup keeps (~100 B)

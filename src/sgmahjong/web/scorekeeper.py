@@ -9,12 +9,14 @@ payment line, the winner's instant payouts).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse
+from starlette.concurrency import run_in_threadpool
 
 from ..errors import SgmahjongError
 from ..game.payouts import bonus_payouts, kong_payout
@@ -191,8 +193,11 @@ def router(store: TableStore, config: WebConfig | None = None) -> APIRouter:
     r = APIRouter()
     r.include_router(ledgers.router(store, _page, config or WebConfig()))
 
+    cfg = config or WebConfig()
+
     def ledger_rules(token: str) -> Ruleset:
-        stored = ledgers.LedgerStore(store).load(token)
+        stored = ledgers.LedgerStore(store).load(token,
+                                                 time.time() - cfg.limits.ledger_expiry)
         if stored is None:
             raise BadInput("field 'ledger': no ledger has this link", 404)
         return rules_from_dict(stored.data["rules"], "the ledger's rules")
@@ -200,7 +205,9 @@ def router(store: TableStore, config: WebConfig | None = None) -> APIRouter:
     @r.post("/api/score", response_model=None)
     async def score(request: Request) -> dict[str, Any] | JSONResponse:
         try:
-            return score_body(await read_json(request), ledger_rules)
+            # house rules to read, a ledger to look up, a hand to score: not on the loop
+            return await run_in_threadpool(score_body, await read_json(request),
+                                           ledger_rules)
         except SgmahjongError as exc:
             return refuse(exc)
 
