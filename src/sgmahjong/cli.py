@@ -14,7 +14,7 @@ from .errors import SgmahjongError
 
 # Command modules keep heavy imports (Rich, Textual, the engine) inside their runners, so
 # building the parser stays cheap for every command.
-COMMANDS = ["score", "shanten", "simulate", "rate", "replay", "play", "serve",
+COMMANDS = ["score", "shanten", "simulate", "rate", "dataset", "replay", "play", "serve",
             "ledger"]
 
 
