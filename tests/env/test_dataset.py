@@ -220,3 +220,11 @@ def test_the_environment_refuses_a_match_seed_outside_a_match() -> None:
     from sgmahjong.env import EnvError
     with pytest.raises(EnvError, match="match_seed"):
         raw_env("standard").reset(options={"match_seed": 3})
+
+
+def test_an_out_file_in_no_folder_is_one_line_before_any_record_is_read(
+        records: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "no-such-folder" / "x.npz"
+    assert main(["dataset", str(tmp_path / "missing.jsonl"), "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (f"sgmahjong dataset: error: --out {out}: no such "
+                                       f"folder {str(out.parent)!r}\n")

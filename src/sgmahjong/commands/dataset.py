@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+from pathlib import Path
 from typing import Any
 
 from ..errors import SgmahjongError
@@ -54,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as e:
         raise SgmahjongError(str(e)) from None
     seat = module.player_of(args.seat)
+    folder = Path(args.out).parent
+    if not folder.is_dir():
+        raise SgmahjongError(f"--out {args.out}: no such folder {str(folder)!r}")
     files = module.record_files(args.records)
     with progress_bar("records", len(files), quiet=args.json) as progress:
         data = module.from_records(files, seat=seat, progress=progress)

@@ -73,7 +73,7 @@ def names(text: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from ..rating import RateError
     from ..rating.play import CMD_PREFIX, rate
-    from ..rating.stats import rating_json, text
+    from ..rating.stats import text
 
     rated = names(args.players) + [f"{CMD_PREFIX}{cmd}" for cmd in args.bot]
     if not rated:
@@ -84,8 +84,7 @@ def run(args: argparse.Namespace) -> int:
                       seed=args.seed, procs=args.procs, ray=args.ray, progress=progress)
     if args.json:
         from ..fast import engine
-        print(json.dumps({**json.loads(rating_json(result)), "engine": engine()},
-                         ensure_ascii=False))
+        print(json.dumps({**result.to_json(), "engine": engine()}, ensure_ascii=False))
     else:
         print(text(result))
     return 0

@@ -5,7 +5,6 @@ place on the ladder, and the text ``sgmahjong rate`` prints."""
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -242,11 +241,7 @@ def text(r: Rating) -> str:
     return "\n".join(lines)
 
 
-def rating_json(r: Rating) -> str:
-    return json.dumps(r.to_json(), ensure_ascii=False)
-
-
 
 __all__ = ["Interval", "Pair", "PlayerResult", "Rating", "Row", "Standing", "WallResult",
-           "pair_text", "paired", "rating_json", "standing", "standing_text", "summarise",
+           "pair_text", "paired", "standing", "standing_text", "summarise",
            "table_text", "tally", "text"]
