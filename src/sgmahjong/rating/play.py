@@ -289,23 +289,23 @@ def field_of(rated: Sequence[str], ladder: Sequence[str]) -> tuple[str, ...]:
     return names
 
 
-def check_players(names: Sequence[str]) -> None:
+def check_players(names: Sequence[str], rules: str | Ruleset = "standard") -> None:
     """Fail now, with the reason, on a player that could not play: an unknown name, a
     policy file that cannot be read, a bot program that does not start or answer."""
     for n in names:
         if n.startswith(CMD_PREFIX):
-            check_bot(n)
+            check_bot(n, rules)
         else:
             player(n, 0)
 
 
-def check_bot(name: str) -> None:
-    """Start the bot ``cmd:COMMAND`` and have it play a hand against three ``greedy``: it
-    must answer every request in time with a legal action."""
+def check_bot(name: str, rules: str | Ruleset = "standard") -> None:
+    """Start the bot ``cmd:COMMAND`` and have it play a hand under ``rules`` against three
+    ``greedy``: it must answer every request in time with a legal action."""
     bot = _bot(name)
     try:
         with quiet_bots():
-            play_deal("standard", 0, [bot, *(make_agent("greedy", s) for s in (1, 2, 3))])
+            play_deal(rules, 0, [bot, *(make_agent("greedy", s) for s in (1, 2, 3))])
         if bot.faults:  # type: ignore[attr-defined]
             raise RateError(f"bot {name[len(CMD_PREFIX):].strip()!r} does not play: "
                             f"{bot.faults[0]}")  # type: ignore[attr-defined]
@@ -327,13 +327,12 @@ def rate(rated: Sequence[str], *, rules: str | Path | Ruleset = "standard",
     if procs < 1:
         raise RateError(f"--procs must be at least 1, got {procs}")
     if check:
-        check_players(names)
+        check_players(names, rs)
     start = time.perf_counter()
     results = play_walls(rs, names, walls=walls, seed=seed, procs=procs, ray=ray, play=play,
                          progress=progress)
     return summarise(rs, seed, names, tuple(dict.fromkeys(rated)), ladder, results,
                      time.perf_counter() - start)
-
 
 
 __all__ = ["CMD_PREFIX", "Deal", "check_bot", "check_players", "close_bots", "deal",
