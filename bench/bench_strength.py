@@ -10,6 +10,11 @@ field (at least four names: levels, baselines, or ``model:PATH`` for a policy sa
 revision of this repository); ``--pair a,b`` also prints the mean difference a - b in points
 per hand, with its interval, over the walls.
 
+The playing and the statistics are ``sgmahjong rate``'s (:mod:`sgmahjong.rating`): this
+script adds the players only a bench has, the levels of another revision (``NAME@ref``)
+and the Owl with its points model changed (``owl~FIELD=V``). ``sgmahjong rate`` with the
+same players in the same order, walls and seed prints the same numbers.
+
     python bench/bench_strength.py --walls 40 --procs 2
     python bench/bench_strength.py --walls 400 --players fox,owl,hedgehog,greedy --pair owl,fox
     python bench/bench_strength.py --players model:p.npz,owl,fox,hedgehog --pair model:p.npz,owl
@@ -20,44 +25,40 @@ per hand, with its interval, over the walls.
 from __future__ import annotations
 
 import argparse
-import itertools
-import math
+import functools
 import tempfile
-import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from reference import SUFFIX, ReferenceTable, RevisionError, reference_package
 
 from sgmahjong.agents.levels import LEVELS
 from sgmahjong.errors import SgmahjongError
-from sgmahjong.game import Game
-from sgmahjong.game.prng import derive_seed
-from sgmahjong.tiles import Seat
+from sgmahjong.rating.play import play_deal as play_agents
+from sgmahjong.rating.play import player, rate
+from sgmahjong.rating.stats import Interval, Row, pair_text, table_text
+from sgmahjong.rules import Ruleset
 
 PlayerFactory = Callable[[int], object]
+__all__ = ["Row", "interval", "play_deal", "prepare"]
+
+_VARIANTS: dict[str, PlayerFactory] = {}
 
 
-def field(names: Sequence[str]) -> dict[str, PlayerFactory]:
-    players: dict[str, PlayerFactory] = {}
+def make(name: str, seed: int) -> object:
+    """A player of this tree: ``owl~...`` variants here, every other name as
+    ``sgmahjong rate`` makes it."""
+    if name.startswith("owl~"):
+        if name not in _VARIANTS:
+            _VARIANTS[name] = variant(name)
+        return _VARIANTS[name](seed)
+    return player(name, seed)
+
+
+def field(names: Sequence[str]) -> None:
+    """Make each player once: a name that cannot play fails here."""
     for n in names:
-        if n in LEVELS:
-            players[n] = LEVELS[n]
-        elif n.startswith("model:"):
-            # A policy saved by examples/train.py: read once, one player per seat.
-            from sgmahjong.env.model import ModelAgent, load
-            params = load(n[len("model:"):])
-            players[n] = lambda seed, params=params: ModelAgent(params, seed)
-        elif n.startswith("owl~"):
-            players[n] = variant(n)
-        else:
-            from sgmahjong.agents import make_agent
-            players[n] = lambda seed, n=n: make_agent(n, seed)
-    return players
-
-
-Row = tuple[int, int, int]   # points, won, dealt in
+        make(n, 0)
 
 
 def variant(name: str) -> PlayerFactory:
@@ -98,46 +99,24 @@ def variant(name: str) -> PlayerFactory:
     return Variant
 
 
-def play_deal(rules: str, wall_seed: int, seated: Sequence[str], seeds: Sequence[int],
-              ref_folder: str = "") -> list[Row]:
+def play_deal(rules: str | Ruleset, wall_seed: int, seated: Sequence[str],
+              seeds: Sequence[int], ref_folder: str = "") -> list[Row]:
     """One deal of ``wall_seed`` with ``seated`` (a player name per seat, each with its
     seed): (points, won, dealt in) per seat. Players named ``NAME@ref`` play the level as
     it is at the reference revision copied into ``ref_folder``."""
-    players = field([n for n in set(seated) if not n.endswith(SUFFIX)])
-    ref = (ReferenceTable(ref_folder, rules, wall_seed)
-           if any(n.endswith(SUFFIX) for n in seated) else None)
-    agents = [ref.agent(n[:-len(SUFFIX)], seeds[s]) if ref is not None and n.endswith(SUFFIX)
-              else players[n](seeds[s]) for s, n in enumerate(seated)]
-    g = Game.new(rules, seed=wall_seed)
-    while not g.ended:
-        for seat in sorted(g.waiting_for()):
-            a = agents[seat]
-            if ref is not None and seated[seat].endswith(SUFFIX):
-                action = ref.act(a, seat)
-            else:
-                act = a.act if hasattr(a, "act") else a  # type: ignore[attr-defined]
-                action = act(g.view(seat), g.legal_actions(seat))
-            g.submit(seat, action)
-            if ref is not None:
-                ref.follow(seat, action)
-    outcome = g.outcome()
-    assert outcome is not None
-    fed = {w.discarder for w in outcome.wins}
-    return [(outcome.deltas[seat], int(seat in outcome.winners), int(seat in fed))
-            for seat in Seat]
-
-
-def play_wall(args: tuple[str, int, tuple[str, ...], str]) -> dict[str, list[Row]]:
-    """Play one wall at every table in every rotation: name -> [(points, won, dealt in)]."""
-    rules, wall_seed, names, ref_folder = args
-    out: dict[str, list[Row]] = {n: [] for n in names}
-    for table in itertools.combinations(names, 4):
-        for rot in range(4):
-            seated = [table[(s + rot) % 4] for s in range(4)]
-            seeds = [derive_seed(wall_seed, 10 * rot + s) for s in range(4)]
-            for seat, row in enumerate(play_deal(rules, wall_seed, seated, seeds, ref_folder)):
-                out[seated[seat]].append(row)
-    return out
+    if not any(n.endswith(SUFFIX) for n in seated):
+        return play_agents(rules, wall_seed, [make(n, seeds[s]) for s, n in enumerate(seated)])
+    # The reference engine takes the preset by name: its Ruleset is another class.
+    ref = ReferenceTable(ref_folder, rules if isinstance(rules, str) else rules.name,
+                         wall_seed)
+    agents: list[object] = []
+    for s, n in enumerate(seated):
+        if n.endswith(SUFFIX):
+            agent = ref.agent(n[:-len(SUFFIX)], seeds[s])
+            agents.append(lambda view, legal, a=agent, s=s: ref.act(a, s))
+        else:
+            agents.append(make(n, seeds[s]))
+    return play_agents(rules, wall_seed, agents, on_action=ref.follow)
 
 
 def prepare(ap: argparse.ArgumentParser, names: Sequence[str], reference: str,
@@ -182,43 +161,21 @@ def main() -> None:
     pair = tuple(opts.pair.split(",")) if opts.pair else ()
     if pair and (len(pair) != 2 or not set(pair) <= set(names)):
         ap.error("--pair needs two players of the field")
-    jobs = [(opts.rules, derive_seed(opts.seed, i), names, ref_folder)
-            for i in range(opts.walls)]
-    t0 = time.perf_counter()
-    per_wall: dict[str, list[float]] = {n: [] for n in names}
-    all_points: dict[str, list[int]] = {n: [] for n in names}
-    wins: dict[str, int] = dict.fromkeys(names, 0)
-    fed: dict[str, int] = dict.fromkeys(names, 0)
-    with ProcessPoolExecutor(opts.procs) as pool:
-        for res in pool.map(play_wall, jobs):
-            for n, rows in res.items():
-                per_wall[n].append(sum(p for p, _, _ in rows) / len(rows))
-                all_points[n].extend(p for p, _, _ in rows)
-                wins[n] += sum(w for _, w, _ in rows)
-                fed[n] += sum(d for _, _, d in rows)
-    hands = opts.walls * math.comb(len(names), 4) * 4
-    elapsed = time.perf_counter() - t0
-    print(f"{opts.rules}: {opts.walls} walls x {math.comb(len(names), 4)} tables x 4 "
-          f"rotations = {hands} hands in {elapsed:.0f}s")
-    width = max(10, *(len(n) for n in names))
-    print(f"{'player':{width}} {'hands':>6} {'pts/hand':>9} {'95% CI':>17} {'win rate':>9} "
-          f"{'deal-in':>8}")
-    for n in sorted(names, key=lambda n: sum(per_wall[n]) / len(per_wall[n])):
-        mean, half = interval(per_wall[n])
-        count = len(all_points[n])
-        print(f"{n:{width}} {count:6d} {mean:9.2f} [{mean - half:7.2f}, {mean + half:6.2f}] "
-              f"{wins[n] / count:9.1%} {fed[n] / count:8.1%}")
+    try:
+        r = rate([], rules=opts.rules, ladder=names, walls=opts.walls, seed=opts.seed,
+                 procs=opts.procs, play=functools.partial(play_deal, ref_folder=ref_folder),
+                 check=False)
+    except SgmahjongError as e:
+        ap.error(str(e))
+    print("\n".join(table_text(r)))
     if pair:
-        a, b = pair
-        mean, half = interval([x - y for x, y in zip(per_wall[a], per_wall[b], strict=True)])
-        print(f"{a} - {b}: {mean:.2f} [{mean - half:.2f}, {mean + half:.2f}] points per hand")
+        print(pair_text(r.pair(*pair)))
 
 
 def interval(xs: Sequence[float]) -> tuple[float, float]:
     """Mean and half-width of its 95% interval (one value per wall)."""
-    mean = sum(xs) / len(xs)
-    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / max(1, len(xs) - 1))
-    return mean, 1.96 * sd / math.sqrt(len(xs))
+    i = Interval.of(xs)
+    return i.mean, i.half
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ from .errors import SgmahjongError
 
 # Command modules keep heavy imports (Rich, Textual, the engine) inside their runners, so
 # building the parser stays cheap for every command.
-COMMANDS = ["score", "shanten", "simulate", "replay", "play", "serve", "ledger"]
+COMMANDS = ["score", "shanten", "simulate", "rate", "dataset", "replay", "play", "serve",
+            "ledger"]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -355,12 +355,49 @@ def check_record(record: Record) -> CheckReport:
     return CheckReport(hands, len(record.events))
 
 
+@dataclass(frozen=True)
+class Step:
+    """One decision of a record as it is replayed: the choices the record shows the
+    ``game`` of hand ``hand`` (0 first) taking next, by seat, and the match before that
+    hand. ``game`` is live: it moves on once the iteration goes on, so read it (views,
+    legal actions, scores) when the step is given. ``index`` is the index in
+    ``Record.events`` of the first event the choices make (where a stand-in's decision
+    is marked, :data:`STANDIN`)."""
+
+    hand: int
+    match: MatchState
+    game: Game
+    index: int
+    choices: Mapping[Seat, Action]
+
+
+def iter_steps(record: Record, *, unfinished: bool = False) -> Iterator[Step]:
+    """Every decision of every hand, in order, checked as :func:`check_record` checks the
+    record (each wall re-derived, every event compared with the engine's): the first
+    mismatch raises :class:`RecordError` with its line. With ``unfinished``, a record
+    whose header says the match is not complete (a terminal game left in the middle) may
+    end in the middle of its last hand: the steps stop there, and that hand's game is not
+    ended."""
+    try:
+        yield from _steps(record, unfinished=unfinished)
+    except _Mismatch as m:
+        line = 1 if m.index < 0 else record.line_of(m.index)
+        raise RecordError(str(CheckReport(0, len(record.events), line, m.problem))) from None
+
+
 def _check(record: Record) -> int:
+    for _ in _steps(record):
+        pass
+    return len(record.hands())
+
+
+def _steps(record: Record, *, unfinished: bool = False) -> Iterator[Step]:
     match = Match(record.rules, record.seed, quick=record.quick)
     events = record.events
     hands = record.hands()
     if not hands:
         raise _Mismatch(0, "the record has no events")
+    complete = record.header.get("complete", True)
     for n, (first, evs) in enumerate(hands):
         if match.state.ended:
             raise _Mismatch(first, f"the match was over after {n} hands, but the record "
@@ -368,15 +405,19 @@ def _check(record: Record) -> int:
         if not isinstance(evs[0], HandStarted):
             raise _Mismatch(first, f"a hand must begin with hand-started, not {evs[0].TYPE}")
         wind = round_wind(record.rules, match.state)
+        before = match.state
         game = match.start_hand()
         _compare(game.events, evs, first, 0)
         while not game.ended:
             k = len(game.events)
             if k >= len(evs):
+                if unfinished and not complete and n == len(hands) - 1:
+                    return
                 who = ", ".join(s.name.title() for s in sorted(game.pending()))
                 raise _Mismatch(first + k, f"the record ends in the middle of hand {n + 1} "
                                            f"(waiting for {who})")
             choices = _infer(game, evs, k, first)
+            yield Step(n, before, game, first + k, choices)
             try:
                 game.step(choices)
             except IllegalAction as exc:
@@ -388,14 +429,13 @@ def _check(record: Record) -> int:
                                        f"{_show(evs[k])}")
         assert game.state.round_wind == wind
         match.finish_hand()
-    if record.header.get("complete", True) and not match.state.ended:
+    if complete and not match.state.ended:
         raise _Mismatch(len(events), f"the record ends after {len(hands)} hands, but the "
                                      "match is not over")
     scores = record.header.get("scores")
     if scores is not None and list(scores) != list(match.state.scores):
         raise _Mismatch(-1, f"the header's scores {scores} differ from the replayed scores "
                             f"{list(match.state.scores)}")
-    return len(hands)
 
 
 def _compare(produced: Sequence[Event], recorded: Sequence[Event], first: int,
@@ -496,6 +536,6 @@ def redact_record_for(record: Record, player: int) -> tuple[dict[str, Any], list
 
 
 __all__ = ["FORMAT", "STANDIN", "VERSION", "CheckReport", "Record", "RecordError",
-           "ReplayedHand", "check_record", "dumps_record", "iter_states", "loads_record",
-           "read_record", "record_from_match", "redact_for", "redact_record_for", "replay_record",
-           "write_record"]
+           "ReplayedHand", "Step", "check_record", "dumps_record", "iter_states", "iter_steps",
+           "loads_record", "read_record", "record_from_match", "redact_for", "redact_record_for",
+           "replay_record", "write_record"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from contextlib import nullcontext
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..rules.loading import PRESETS
+from .progress import progress_bar
 from .terminal import HelpFormatter, stdout_console
 
 if TYPE_CHECKING:
@@ -84,27 +84,7 @@ def run(args: argparse.Namespace) -> int:
         raise SimulateError("--games cannot be negative")
     if args.workers < 1:
         raise SimulateError("--workers must be at least 1")
-    show_bar = not args.json and sys.stdout.isatty() and sys.stderr.isatty()
-    bar: Any = nullcontext()
-    progress = None
-    if show_bar:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeRemainingColumn,
-        )
-        bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
-                       TimeRemainingColumn(), console=Console(stderr=True), transient=True)
-    with bar:
-        if show_bar:
-            task = bar.add_task("games", total=args.games)
-
-            def progress(done: int) -> None:
-                bar.update(task, completed=done)
-
+    with progress_bar("games", args.games, quiet=args.json) as progress:
         if args.ray is not None:
             from ..cluster import simulate_on_ray
 

@@ -139,8 +139,15 @@ class MahjongEnv(AECEnv):  # type: ignore[misc]
             self._rng = random.Random(int(seed))
         elif self._rng is None:
             self._rng = random.Random(secrets.randbits(64))
+        match_seed = (options or {}).get("match_seed")
+        if match_seed is not None and (self.mode != "match" or isinstance(match_seed, bool)
+                                       or not isinstance(match_seed, int | np.integer)):
+            raise EnvError(f"options match_seed {match_seed!r}: an integer, and only in "
+                           "mode='match'")
         if self.mode == "match":
-            self.match = Match(self.rules, self._rng.getrandbits(63), quick=self.quick)
+            # A given match seed deals exactly that match (a record's, to replay it).
+            self.match = Match(self.rules, self._rng.getrandbits(63) if match_seed is None
+                               else int(match_seed), quick=self.quick)
             self._seat(self.match.state)
             self.game = self.match.start_hand()
             self._play_on()
