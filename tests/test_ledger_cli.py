@@ -128,3 +128,15 @@ def test_a_big_stake_is_written_plainly(tmp_path: Path,
     code, out, _ = run(capsys, "ledger", "settle", f)
     # 3 tai, base 8: Bob 16, Cy and Dee 8 each; Ann +32 points, 32 million at the stake
     assert "1. Ann +32 (32000000.00)" in out and "Bob pays Ann 16 (16000000.00)" in out
+
+
+def test_a_ledger_token_never_reads_as_an_option(monkeypatch) -> None:
+    # token_urlsafe starts with "-" one time in 64; such a token pasted after
+    # `sgmahjong ledger delete` was taken for an option
+    import secrets
+
+    from sgmahjong.store import ledgers
+
+    drawn = iter(["-dash", "_ok", "-x", "fine"])
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda n: next(drawn))
+    assert ledgers.new_tokens() == ("_ok", "fine")

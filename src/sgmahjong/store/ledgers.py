@@ -32,7 +32,16 @@ def token_hash(token: str) -> str:
 
 def new_tokens() -> tuple[str, str]:
     """A new ledger's (view token, edit token)."""
-    return secrets.token_urlsafe(16), secrets.token_urlsafe(24)
+    return dashless(16), dashless(24)
+
+
+def dashless(nbytes: int) -> str:
+    """A URL-safe random token that does not start with "-": pasted into a command line
+    (``sgmahjong ledger ... TOKEN``) it must not read as an option."""
+    while True:
+        token = secrets.token_urlsafe(nbytes)
+        if not token.startswith("-"):
+            return token
 
 
 @dataclass(frozen=True)
@@ -114,4 +123,4 @@ class LedgerStore:
         return revision + 1
 
 
-__all__ = ["LedgerConflict", "LedgerStore", "StoredLedger", "new_tokens", "token_hash"]
+__all__ = ["LedgerConflict", "LedgerStore", "StoredLedger", "dashless", "new_tokens", "token_hash"]
