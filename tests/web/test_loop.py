@@ -6,10 +6,13 @@ from __future__ import annotations
 import asyncio
 import os
 import statistics
+import subprocess
+import sys
 import threading
 import time
 from typing import Any
 
+import pytest
 from conftest import SEED, Player, create_table, fast_config, start
 from fastapi.testclient import TestClient
 
@@ -133,3 +136,39 @@ def test_the_ai_pool_thinks_in_other_processes_and_answers_as_this_one_would() -
     assert pid != os.getpid()
     assert action == think("owl", 11, view, legal)
     assert threading.current_thread() is threading.main_thread()
+
+
+WORKERS_THEN_DIE = """
+import asyncio, os
+from sgmahjong.web.workers import Workers
+
+async def pids():
+    w = Workers(2)
+    # both workers: the second call lands on the other while the first sleeps
+    import time
+    got = await asyncio.gather(w.cpu(time.sleep, 0.5), w.cpu(os.getpid), w.cpu(os.getpid))
+    return sorted({p for p in got if p})
+
+print(*asyncio.run(pids()), flush=True)
+os._exit(0)     # as a kill -9 would: nothing shut down
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def test_the_ai_workers_leave_when_their_server_dies() -> None:
+    out = subprocess.run([sys.executable, "-c", WORKERS_THEN_DIE], capture_output=True,
+                         text=True, timeout=120, check=True)
+    pids = [int(p) for p in out.stdout.split()]
+    assert pids and os.getpid() not in pids
+    deadline = time.monotonic() + 30
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [p for p in pids if _alive(p)]

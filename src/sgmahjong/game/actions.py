@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..tiles import Tile
-from .codec import Message, register
+from .codec import CODECS, Message, register
 
 KONG_KINDS = ("concealed", "added", "claimed")
 _ACTIONS: dict[str, type[Message]] = {}
@@ -73,3 +73,7 @@ class Win(Action):
 @dataclass(frozen=True, slots=True)
 class Pass(Action):
     """Decline every claim (or, on the final playable tile, end the hand)."""
+
+
+# an action inside another message (the web table's "action" message) reads as its own JSON
+CODECS["Action"] = (lambda a: a.to_json(), Action.from_json)

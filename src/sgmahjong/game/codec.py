@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import fields
+from dataclasses import MISSING, fields
 from typing import Any, ClassVar, TypeVar
 
 from ..errors import SgmahjongError
@@ -61,6 +61,7 @@ CODECS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
     "bool": (lambda v: v, _typed(bool)),
     "str": (lambda v: v, _typed(str)),
     "int | None": (lambda v: v, lambda v: None if v is None else _typed(int)(v)),
+    "str | None": (lambda v: v, lambda v: None if v is None else _typed(str)(v)),
     "tuple[int, ...]": (list, _tuple_of(int)),
     "tuple[str, ...]": (list, _tuple_of(str)),
 }
@@ -96,6 +97,8 @@ class Message:
         for f in fields(target):  # type: ignore[arg-type]
             names.add(f.name)
             if f.name not in data:
+                if f.default is not MISSING:    # an optional field (one with a default)
+                    continue
                 raise MessageError(f"{tag}: missing field {f.name!r}")
             try:
                 kwargs[f.name] = CODECS[str(f.type)][1](data[f.name])
@@ -104,7 +107,12 @@ class Message:
         extra = set(data) - names - {"type"}
         if extra:
             raise MessageError(f"{tag}: unknown field {sorted(extra)[0]!r}")
-        return target(**kwargs)  # type: ignore[return-value]
+        out = target(**kwargs)
+        out.check()
+        return out  # type: ignore[return-value]
+
+    def check(self) -> None:
+        """Refuse (with :class:`MessageError`) values the field types let through."""
 
 
 def register(registry: dict[str, type[Message]], tag: str) -> Callable[[type[M]], type[M]]:

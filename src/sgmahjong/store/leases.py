@@ -16,11 +16,13 @@ tests may pass their own ``now``.
 >>> store = TableStore("sqlite://")
 >>> store.create_table(StoredTable("t1", "playing", {}, "casual", True, 7, True), [])
 >>> leases = LeaseStore(store.engine, ttl=3.0, now=lambda: 100.0)
->>> leases.renew("a"); leases.renew("b")
+>>> leases.renew("a"), leases.renew("b")
+(True, True)
 >>> leases.claim("t1", "a"), leases.claim("t1", "b")
 (1, None)
 >>> leases.now = lambda: 104.0        # both rows expired: "a" is not coming back
->>> leases.renew("b")
+>>> leases.renew("b")                 # "b" was taken for dead meanwhile
+False
 >>> leases.claim("t1", "b"), leases.owner("t1")
 (2, ('b', 2, True))
 """
@@ -107,15 +109,20 @@ class LeaseStore:
 
     # ------------------------------------------------------------ servers
 
-    def renew(self, peer: str) -> None:
-        """Say ``peer`` is alive for another ``ttl`` seconds (its row made if missing)."""
+    def renew(self, peer: str) -> bool:
+        """Say ``peer`` is alive for another ``ttl`` seconds (its row made if missing).
+        False if its row had expired: the others may have taken it for dead meanwhile
+        (and dropped the sockets it relays)."""
         with self.engine.begin() as conn:
             until = self._now() + self.ttl
-            done = conn.execute(update(peers).where(peers.c.id == peer)
-                                .values(expires_at=until)).rowcount
-            if not done:
+            was = conn.execute(select(peers.c.expires_at > self._now())
+                               .where(peers.c.id == peer)).scalar_one_or_none()
+            if was is None:
                 conn.execute(insert(peers).values(id=peer, started_at=self._now(),
                                                   expires_at=until))
+                return True
+            conn.execute(update(peers).where(peers.c.id == peer).values(expires_at=until))
+            return bool(was)
 
     def leave(self, peer: str) -> None:
         """A clean stop: the server's tables are free at once, not after the TTL."""
@@ -274,17 +281,18 @@ class LeaseStore:
             self.notify(conn, payload)
 
 
-class FencedStore:
+class FencedStore(TableStore):
     """A :class:`TableStore` whose event writes succeed only while ``peer`` holds the
     table's lease, and which removes the relayed message being answered (see
-    ``answering``) in the same transaction. Everything else is the store's own."""
+    ``answering``) in the same transaction. It shares ``store``'s database connections
+    (closing either closes both); everything else is the store's own."""
 
     def __init__(self, store: TableStore, peer: str) -> None:
-        self._store = store
+        # the same database, already migrated: not opened (and migrated) a second time
+        self.url = store.url
+        self.engine = store.engine
+        self.version = store.version
         self.peer = peer
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._store, name)
 
     def append_events(self, table_id: str, first: int, payloads: Sequence[dict[str, Any]],
                       answering: tuple[str, int] | None = None) -> None:
@@ -294,7 +302,7 @@ class FencedStore:
         if not payloads:
             return
         try:
-            with self._store.engine.begin() as conn:
+            with self.engine.begin() as conn:
                 held = conn.execute(update(table_leases)
                                     .where(table_leases.c.table_id == table_id,
                                            table_leases.c.owner == self.peer)

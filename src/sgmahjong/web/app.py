@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from html import escape
 from importlib import resources
 from typing import Any
 
-from fastapi import FastAPI, Header, HTTPException, Request, WebSocket
+from fastapi import FastAPI, Header, HTTPException, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -33,15 +31,12 @@ from .peers import PeerLobby
 from .protocol import (
     MAX_MESSAGE,
     PROTOCOL,
-    ClientMessage,
-    ProtocolError,
-    error,
-    parse_client,
 )
 from .replay import replay_index, table_replay
-from .runtime import TableError, TableRuntime, level_names
+from .runtime import TableError, level_names
 from .scorekeeper import router as scorekeeper_router
-from .security import RateLimit, origin_allowed
+from .sockets import WSConn, add_socket_route
+from .tables import Table
 
 log = logging.getLogger("sgmahjong.web")
 
@@ -67,100 +62,6 @@ class CreateBody(BaseModel):
 class JoinBody(BaseModel):
     name: str = Field("Player", max_length=100)
     player: int | None = None    # which seat (1-3); the runtime refuses others with a reason
-
-
-class WSConn:
-    """A websocket as a table sees it: messages are queued and written by one task, so a
-    slow reader never holds the table up (a full queue closes the socket)."""
-
-    def __init__(self, ws: WebSocket, limit: int) -> None:
-        self.ws = ws
-        self.player: int | None = None
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(limit)
-        self.dead = False
-        self.writer = asyncio.get_running_loop().create_task(self._write())
-
-    def send(self, message: dict[str, Any]) -> None:
-        if self.dead:
-            return
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
-            self.dead = True
-
-    async def _write(self) -> None:
-        while True:
-            msg = await self.queue.get()
-            if msg is None or self.dead:
-                return
-            try:
-                await self.ws.send_text(json.dumps(msg, separators=(",", ":"),
-                                                   ensure_ascii=False))
-            except Exception:
-                self.dead = True
-                return
-
-    async def close(self, code: int = 1000, *, gone: bool = False) -> None:
-        """Flush what is queued (unless the client is ``gone``), then close."""
-        if not gone:
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.writer, 2)
-        self.dead = True
-        self.writer.cancel()
-        if not gone:
-            with contextlib.suppress(Exception):
-                await self.ws.close(code)
-
-
-async def _receive(ws: WebSocket) -> str | bytes | None:
-    msg = await ws.receive()
-    if msg["type"] == "websocket.disconnect":
-        return None
-    text = msg.get("text")
-    return text if text is not None else msg.get("bytes") or b""
-
-
-def _parse(raw: str | bytes, conn: WSConn) -> ClientMessage | None:
-    """A client frame checked, or None after an ``error`` telling the client why not: any
-    frame that cannot be read is answered, and the socket stays open."""
-    try:
-        return parse_client(raw)
-    except ProtocolError as exc:
-        conn.send(error(exc.code, str(exc)))
-    except Exception:   # a parser fault must not close the socket without a word
-        log.exception("a client frame could not be checked")
-        conn.send(error("malformed", "the message could not be read"))
-    return None
-
-
-async def _hello(ws: WebSocket, conn: WSConn, cfg: WebConfig) -> ClientMessage | int | None:
-    """Wait for the socket's hello: frames before it that are not one get an ``error`` and
-    the client may try again, until ``hello_timeout``. Returns the hello, None if the
-    client left, or the close code."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + cfg.hello_timeout
-    limit = RateLimit(cfg.rate, cfg.burst)
-    while True:
-        try:
-            raw = await asyncio.wait_for(_receive(ws), max(0.0, deadline - loop.time()))
-        except TimeoutError:
-            conn.send(error("no-hello", "say hello first"))
-            return 4408
-        if raw is None:
-            return None
-        if not limit.allow():
-            if limit.refused > cfg.max_refusals:
-                return 1008
-            conn.send(error("rate-limited", "too many messages: slow down"))
-            continue
-        msg = _parse(raw, conn)
-        if msg is None:
-            continue
-        if msg.type == "hello":
-            return msg
-        conn.send(error("no-hello", "the first message must be a hello"))
 
 
 def _page() -> str:
@@ -249,7 +150,7 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
     # added last, so it runs first: a foreign Host or a bad body never reaches a route
     app.add_middleware(Guard, config=cfg)
 
-    async def table_or_404(table_id: str) -> TableRuntime:
+    async def table_or_404(table_id: str) -> Table:
         rt = await lobby.get(table_id)
         if rt is None:
             raise HTTPException(404, "no such table")
@@ -371,60 +272,7 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
                                                  f"choose 0-{len(hands) - 1}"))
         return hands[hand]
 
-    @app.websocket("/ws/tables/{table_id}")
-    async def socket(ws: WebSocket, table_id: str) -> None:
-        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
-                              cfg.allowed_origins):
-            await ws.close(code=4403)
-            return
-        rt = await lobby.get(table_id)
-        if rt is None:
-            await ws.close(code=4404)
-            return
-        await ws.accept()
-        conn = WSConn(ws, cfg.send_queue)
-        attached = False
-        code = 1000
-        gone = False
-        try:
-            first = await _hello(ws, conn, cfg)
-            if first is None:
-                gone = True
-                return
-            if isinstance(first, int):
-                code = first
-                return
-            if first.token is not None:
-                conn.player = rt.player_for(first.token)
-                if conn.player is None:
-                    conn.send(error("bad-token", "that token holds no seat at this table"))
-                    code = 4401
-                    return
-            elif not first.spectate:
-                conn.send(error("missing-token", "send your seat token, or spectate: true"))
-                code = 4401
-                return
-            await rt.attach(conn, first.last_seen)
-            attached = True
-            limit = RateLimit(cfg.rate, cfg.burst)
-            while not conn.dead:
-                raw = await _receive(ws)
-                if raw is None:
-                    gone = True
-                    break
-                if not limit.allow():
-                    if limit.refused > cfg.max_refusals:
-                        code = 1008
-                        break
-                    conn.send(error("rate-limited", "too many messages: slow down"))
-                    continue
-                msg = _parse(raw, conn)
-                if msg is not None:
-                    await rt.handle(conn, msg)
-        finally:
-            if attached:
-                await rt.detach(conn)
-            await conn.close(code, gone=gone)
+    add_socket_route(app, lobby, cfg)
 
     return app
 

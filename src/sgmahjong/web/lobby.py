@@ -28,6 +28,7 @@ from .runtime import (
     make_ai,
 )
 from .security import clean_name, hash_token, new_table_id, new_token
+from .tables import Table
 
 log = logging.getLogger("sgmahjong.web")
 
@@ -204,14 +205,14 @@ class Lobby:
             except Exception:
                 log.exception("the lobby sweep failed")
 
-    async def join(self, rt: TableRuntime, name: str,
+    async def join(self, rt: Table, name: str,
                    player: int | None = None) -> tuple[int, str]:
         """Seat a newcomer (see :meth:`TableRuntime.join`); returns the seat and its token."""
         token = new_token()
         seat = await rt.join(clean_name(name), hash_token(token), player)
         return seat, token
 
-    async def get(self, table_id: str) -> TableRuntime | None:
+    async def get(self, table_id: str) -> Table | None:
         """The live table, loaded from the store (and resumed) if needed."""
         rt = self.tables.get(table_id)
         if rt is not None:
@@ -227,7 +228,7 @@ class Lobby:
                 return None
             return self._load(row)
 
-    def _load(self, row: StoredTable) -> TableRuntime:
+    def _load(self, row: StoredTable) -> Table:
         """A stored table (not expired) made live here: resumed from its event log."""
         rt = TableRuntime(self.store, self.config, row, self.store.load_events(row.id))
         self._hold(rt)

@@ -9,12 +9,10 @@ from the engine, redaction from :func:`sgmahjong.record.redact_for`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..bot.wire import view_json
 from ..english import tile_name
-from ..errors import SgmahjongError
 from ..game import (
     Action,
     BaoIncurred,
@@ -29,7 +27,6 @@ from ..game import (
     Won,
     view,
 )
-from ..inputs import InputError, decode, parse_json
 from ..ledger import standings as ranked
 from ..record import redact_for
 from ..render.words import (
@@ -42,85 +39,21 @@ from ..render.words import (
 )
 from ..rules.catalog import PATTERNS
 from ..tiles import Seat
+from .core.client import (
+    MAX_MESSAGE,
+    ClientMessage,
+    ProtocolError,
+    client_types,
+    parse_client,
+)
 
 if TYPE_CHECKING:
     from ..agents.danger import History
     from ..agents.review import Review
 
 PROTOCOL = 1
-MAX_MESSAGE = 4096
-"""Largest client message accepted, in bytes (UTF-8)."""
 
-CLIENT_TYPES = ("hello", "action", "ready", "hints", "start", "ping")
-
-
-class ProtocolError(SgmahjongError):
-    """A client message that cannot be used; ``code`` names the fault for the client."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-@dataclass(frozen=True)
-class ClientMessage:
-    """A checked client message: its type and the fields that type may carry."""
-
-    type: str
-    token: str | None = None
-    spectate: bool = False
-    last_seen: int | None = None
-    id: int | None = None
-    seat: int | None = None
-    action: Action | None = None
-
-
-def _int_field(data: dict[str, Any], key: str, low: int, high: int) -> int | None:
-    v = data.get(key)
-    if v is None:
-        return None
-    if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
-        raise ProtocolError("malformed", f"field {key!r} must be an integer {low}-{high}")
-    return v
-
-
-def parse_client(text: str | bytes) -> ClientMessage:
-    """Check one client message (size, JSON, type, fields); :class:`ProtocolError` if bad."""
-    size = len(text.encode("utf-8") if isinstance(text, str) else text)
-    if size > MAX_MESSAGE:
-        raise ProtocolError("too-large", f"message of {size} bytes: the limit is "
-                                         f"{MAX_MESSAGE}")
-    try:
-        body = decode(text, "the message") if isinstance(text, bytes) else text
-        data = parse_json(body, "the message")
-    except InputError as exc:
-        raise ProtocolError("malformed", str(exc)) from None
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise ProtocolError("malformed", "a message is a JSON object with a \"type\"")
-    kind = data["type"]
-    if kind not in CLIENT_TYPES:
-        raise ProtocolError("unknown-type", f"unknown message type {kind[:40]!r}; expected "
-                                            f"one of {', '.join(CLIENT_TYPES)}")
-    if kind == "hello":
-        token = data.get("token")
-        if token is not None and (not isinstance(token, str) or len(token) > 200):
-            raise ProtocolError("malformed", "field 'token' must be text")
-        spectate = data.get("spectate", False)
-        if not isinstance(spectate, bool):
-            raise ProtocolError("malformed", "field 'spectate' must be true or false")
-        return ClientMessage("hello", token=token, spectate=spectate,
-                             last_seen=_int_field(data, "last_seen", 0, 2**31))
-    if kind == "action":
-        raw = data.get("action")
-        if not isinstance(raw, dict):
-            raise ProtocolError("malformed", "an action message needs an \"action\" object")
-        try:
-            action = Action.from_json(raw)
-        except SgmahjongError as exc:
-            raise ProtocolError("bad-action", f"bad action: {exc}") from None
-        return ClientMessage("action", id=_int_field(data, "id", 0, 2**31),
-                             seat=_int_field(data, "seat", 0, 3), action=action)
-    return ClientMessage(kind)
+CLIENT_TYPES = client_types()
 
 
 def error(code: str, message: str) -> dict[str, Any]:

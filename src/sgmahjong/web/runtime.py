@@ -13,15 +13,16 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from ..game import Action
+from ..record import Record
+from ..rules.model import Ruleset
 from ..store.db import StoredSeat, StoredTable, TableStore
 from ..store.leases import LostLease
+from ..tiles import Seat
 from .config import WebConfig
 from .core import (
-    Act,
-    AskHints,
     Attach,
     Command,
     Decided,
@@ -31,7 +32,7 @@ from .core import (
     Hints,
     Join,
     NeedReload,
-    Ready,
+    Received,
     Reload,
     Reviewed,
     ReviewHand,
@@ -53,18 +54,12 @@ from .core import (
     make_ai,
     same_name,
 )
-from .protocol import ClientMessage, early_answer, error
+from .core.client import ClientMessage
+from .protocol import early_answer, error
+from .tables import Conn
 from .workers import Workers, hints, review, think
 
 log = logging.getLogger("sgmahjong.web")
-
-
-class Conn(Protocol):
-    """A socket as the table sees it: whose it is, and a send that never blocks."""
-
-    player: int | None
-
-    def send(self, message: dict[str, Any]) -> None: ...
 
 
 Pending = tuple["Command | None", "asyncio.Future[int | None] | None"]
@@ -102,7 +97,7 @@ class TableRuntime:
         return self.core.status
 
     @property
-    def rules(self) -> Any:
+    def rules(self) -> Ruleset:
         return self.core.rules
 
     @property
@@ -113,35 +108,16 @@ class TableRuntime:
     def slots(self) -> list[Slot]:
         return self.core.slots
 
-    @property
-    def game(self) -> Any:
-        return self.core.game
+    # what tests and benchmarks read of the match: the core's own
+    game = property(lambda self: self.core.game)
+    match = property(lambda self: self.core.match)
+    n = property(lambda self: self.core.n)
+    events = property(lambda self: self.core.events)
+    bankers = property(lambda self: self.core.bankers)
+    seed = property(lambda self: self.core.seed)
+    stale = property(lambda self: self.core.stale)
 
-    @property
-    def match(self) -> Any:
-        return self.core.match
-
-    @property
-    def n(self) -> int:
-        return self.core.n
-
-    @property
-    def events(self) -> list[Any]:
-        return self.core.events
-
-    @property
-    def bankers(self) -> list[int]:
-        return self.core.bankers
-
-    @property
-    def seed(self) -> int:
-        return self.core.seed
-
-    @property
-    def stale(self) -> bool:
-        return self.core.stale
-
-    def seat_of(self, player: int, hand: int | None = None) -> Any:
+    def seat_of(self, player: int, hand: int | None = None) -> Seat:
         return self.core.seat_of(player, hand)
 
     @property
@@ -161,7 +137,7 @@ class TableRuntime:
         """:meth:`info` where the table is played (another server's table asks its owner)."""
         return self.info()
 
-    def record(self) -> Any:
+    def record(self) -> Record:
         return self.core.record()
 
     def player_for(self, token: str | None) -> int | None:
@@ -201,17 +177,8 @@ class TableRuntime:
             conn.send(reply)
             return
         cid = self._ids.get(id(conn))
-        if cid is None:
-            return
-        if msg.type == "action":
-            assert msg.action is not None
-            await self._ask(Act(cid, msg.action, msg.id, msg.seat, inbox))
-        elif msg.type == "ready":
-            await self._ask(Ready(cid))
-        elif msg.type == "hints":
-            await self._ask(AskHints(cid))
-        elif msg.type == "start" and conn.player is not None:
-            await self._ask(Start(conn.player, cid))
+        if cid is not None:
+            await self._ask(Received(cid, msg, inbox))
 
     async def join(self, name: str, token_hash: str, player: int | None = None) -> int:
         """Seat a newcomer (see :class:`.core.Join`); returns the match player."""
@@ -233,9 +200,6 @@ class TableRuntime:
         if self._mail is not None and not self.closed:
             self._mail.put_nowait((None, None))
 
-    def broadcast_table(self) -> None:
-        self._post(Tick())
-
     def ensure_running(self) -> None:
         """Start the mailbox (the table plays on by itself from here)."""
         if self._task is None or self._task.done():
@@ -245,9 +209,6 @@ class TableRuntime:
             self._task = loop.create_task(self._run(), name=f"table-{self.id}")
             self._timer = loop.create_task(self._time(), name=f"table-{self.id}-timer")
             self._post(Tick())
-
-    def kick(self) -> None:
-        self._post(Tick())
 
     async def close(self) -> None:
         self.closed = True

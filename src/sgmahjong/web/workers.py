@@ -12,6 +12,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -46,9 +47,17 @@ def hints(view: PlayerView, legal: Sequence[Action], history: History) -> dict[s
     return hints_json(view, list(legal), history)
 
 
-def _warm() -> None:
-    """Load the AI in a new worker before its first decision is waited on."""
+def _start_worker(parent: int) -> None:
+    """Load the AI before the first decision is waited on, and leave with the server: a
+    worker whose server died (``kill -9`` included) would otherwise wait for ever."""
     from .. import agents  # noqa: F401
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="sgmahjong-parent-watch", daemon=True).start()
 
 
 _POOLS: dict[int, Executor] = {}
@@ -64,7 +73,9 @@ def _pool(processes: int) -> Executor:
             if processes > 0:
                 # spawned, not forked: a fork would copy the server's threads' locks
                 ctx = multiprocessing.get_context("spawn")
-                pool = ProcessPoolExecutor(processes, mp_context=ctx, initializer=_warm)
+                pool = ProcessPoolExecutor(processes, mp_context=ctx,
+                                           initializer=_start_worker,
+                                           initargs=(os.getpid(),))
             else:
                 pool = ThreadPoolExecutor(4, thread_name_prefix="sgmahjong-ai")
             _POOLS[processes] = pool

@@ -5,6 +5,18 @@ import-linter contract holds it): the shell in :mod:`sgmahjong.web.runtime` carr
 the effects, and tests drive a :class:`TableCore` directly with the time they choose.
 """
 
+from .client import (
+    ActionMessage,
+    ClientMessage,
+    Hello,
+    HintsMessage,
+    Ping,
+    ProtocolError,
+    ReadyMessage,
+    StartMessage,
+    client_from_json,
+    parse_client,
+)
 from .messages import (
     Act,
     AskHints,
@@ -20,6 +32,7 @@ from .messages import (
     NeedReload,
     Outbox,
     Ready,
+    Received,
     Reload,
     Reviewed,
     ReviewHand,
@@ -43,10 +56,55 @@ from .seating import (
     unique_name,
 )
 from .seats import Slot, Timing
-from .table import TableCore
+from .table import HANDLERS, TableCore
 
-__all__ = ["Act", "AskHints", "Attach", "Command", "Decided", "Detach", "Effect", "Expire",
-           "Hints", "Inbox", "Join", "NeedReload", "Outbox", "Ready", "Reload", "ReviewHand",
-           "Reviewed", "SaveSeat", "Send", "SetStatus", "Slot", "Start", "Store", "TableCore",
-           "TableError", "Think", "Tick", "Timing", "WakeAt", "ai_names", "check_name",
-           "default_standin", "level_names", "make_ai", "same_name", "unique_name"]
+__all__ = [
+    "HANDLERS",
+    "Act",
+    "ActionMessage",
+    "AskHints",
+    "Attach",
+    "ClientMessage",
+    "Command",
+    "Decided",
+    "Detach",
+    "Effect",
+    "Expire",
+    "Hello",
+    "Hints",
+    "HintsMessage",
+    "Inbox",
+    "Join",
+    "NeedReload",
+    "Outbox",
+    "Ping",
+    "ProtocolError",
+    "Ready",
+    "ReadyMessage",
+    "Received",
+    "Reload",
+    "ReviewHand",
+    "Reviewed",
+    "SaveSeat",
+    "Send",
+    "SetStatus",
+    "Slot",
+    "Start",
+    "StartMessage",
+    "Store",
+    "TableCore",
+    "TableError",
+    "Think",
+    "Tick",
+    "Timing",
+    "WakeAt",
+    "ai_names",
+    "check_name",
+    "client_from_json",
+    "default_standin",
+    "level_names",
+    "make_ai",
+    "parse_client",
+    "same_name",
+    "unique_name",
+]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ...game import Action, PlayerView
 from ...rules.model import Ruleset
 from ...tiles import Seat
+from .client import ActionMessage, ClientMessage, HintsMessage, ReadyMessage
 
 if TYPE_CHECKING:
     from ...agents.danger import History
@@ -43,35 +44,35 @@ class Detach:
 
 
 @dataclass(frozen=True)
-class Act:
-    """A player's answer to a request: ``id`` the request it answers, ``seat`` the seat it
-    claims to act for (both optional, both checked)."""
+class Received:
+    """A message from socket ``conn`` after its hello (``inbox``: the relayed row it came
+    in, removed with the events it makes)."""
 
     conn: int
-    action: Action
-    id: int | None = None
-    seat: int | None = None
+    message: ClientMessage
     inbox: Inbox | None = None
 
 
-@dataclass(frozen=True)
-class Ready:
+def Act(conn: int, action: Action, id: int | None = None, seat: int | None = None,
+        inbox: Inbox | None = None) -> Received:
+    """A player's answer to request ``id`` (both ``id`` and ``seat`` optional, checked)."""
+    return Received(conn, ActionMessage(action, id, seat), inbox)
+
+
+def Ready(conn: int) -> Received:
     """A player is ready for the next hand."""
+    return Received(conn, ReadyMessage())
 
-    conn: int
 
-
-@dataclass(frozen=True)
-class AskHints:
-    conn: int
+def AskHints(conn: int) -> Received:
+    return Received(conn, HintsMessage())
 
 
 @dataclass(frozen=True)
 class Start:
-    """The creator starts the match; ``conn`` None: asked over HTTP (a refusal is raised)."""
+    """The creator starts the match over HTTP (a refusal is raised)."""
 
     player: int
-    conn: int | None = None
 
 
 @dataclass(frozen=True)
@@ -119,8 +120,8 @@ class Expire:
     """The lobby closed a table never started."""
 
 
-Command = (Attach | Detach | Act | Ready | AskHints | Start | Join | Tick | Decided
-           | Reviewed | Reload | Expire)
+Command = (Attach | Detach | Received | Start | Join | Tick | Decided | Reviewed | Reload
+           | Expire)
 
 
 # ------------------------------------------------------------ effects
@@ -228,6 +229,6 @@ class Outbox:
 
 
 __all__ = ["Act", "AskHints", "Attach", "Command", "Decided", "Detach", "Effect", "Expire",
-           "Hints", "Inbox", "Join", "NeedReload", "Outbox", "Ready", "Reload", "ReviewHand",
-           "Reviewed", "SaveSeat", "Send", "SetStatus", "Start", "Store", "Think", "Tick",
-           "WakeAt"]
+           "Hints", "Inbox", "Join", "NeedReload", "Outbox", "Ready", "Received", "Reload",
+           "ReviewHand", "Reviewed", "SaveSeat", "Send", "SetStatus", "Start", "Store",
+           "Think", "Tick", "WakeAt"]

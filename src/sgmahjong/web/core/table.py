@@ -9,30 +9,27 @@ no sockets, database, threads or event loop.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...agents.danger import discard_history
-from ...agents.evaluation import safe_default
-from ...bot.wire import hello, view_json
-from ...game import Action, Discard, Event, Game, HandStarted, IllegalAction, Match, Pass
-from ...game.prng import derive_seed
+from ...bot.wire import hello
+from ...game import Event, Game, HandStarted, IllegalAction, Match
 from ...record import STANDIN
 from ...rules.loading import rules_from_dict
-from ...tiles import Seat
 from ..protocol import (
     PROTOCOL,
     error,
-    event_json,
-    public_view_json,
-    redact,
-    request_json,
-    time_up_text,
 )
-from ..security import token_matches
+from .chairs import Chairs
+from .client import (
+    ActionMessage,
+    ClientMessage,
+    HintsMessage,
+    ReadyMessage,
+    StartMessage,
+)
 from .messages import (
-    Act,
-    AskHints,
     Attach,
     Command,
     Decided,
@@ -41,28 +38,22 @@ from .messages import (
     Hints,
     Inbox,
     Join,
-    NeedReload,
     Outbox,
-    Ready,
+    Received,
     Reload,
     Reviewed,
-    SaveSeat,
-    SetStatus,
     Start,
-    Store,
-    Think,
     Tick,
     WakeAt,
 )
-from .seating import TableError, ai_names, check_name, default_standin, unique_name
+from .seating import TableError, default_standin
 from .seats import Slot, TableRow, Timing
-from .summaries import Summaries
 
 if TYPE_CHECKING:
     from ...agents.review import Review
 
 
-class TableCore(Summaries):
+class TableCore(Chairs):
     """One table in memory, rebuilt from its stored events."""
 
     def __init__(self, row: TableRow, payloads: Sequence[dict[str, Any]] = (), *,
@@ -163,21 +154,12 @@ class TableCore(Summaries):
                 self._attach(command, out)
             case Detach():
                 self._detach(command.conn)
-            case Act():
-                self._act(command, out)
-            case Ready():
-                player = self.player_of.get(command.conn)
-                if player is not None:
-                    self.slots[player].ready = True
-            case AskHints():
-                self._hints(command.conn, out)
+            case Received():
+                handler = HANDLERS.get(type(command.message))
+                if handler is not None:
+                    handler(self, command.conn, command.message, command.inbox, out)
             case Start():
-                try:
-                    self._start(command.player, out)
-                except TableError as exc:
-                    if command.conn is None:
-                        raise
-                    out.send([command.conn], error(exc.code, str(exc)))
+                self._start(command.player, out)
             case Join():
                 out.result = self._join(command, out)
             case Tick():
@@ -249,8 +231,7 @@ class TableCore(Summaries):
             slot.away_since = self.now
         self._table_changed = True
 
-    def _act(self, cmd: Act, out: Outbox) -> None:
-        conn = cmd.conn
+    def _act(self, conn: int, cmd: ActionMessage, inbox: Inbox | None, out: Outbox) -> None:
         player = self.player_of.get(conn)
         if player is None:
             out.send([conn], error("spectator", "spectators cannot act"))
@@ -285,9 +266,27 @@ class TableCore(Summaries):
         slot.forget_request()
         out.send(sorted(slot.conns), {"type": "ack", "id": rid,
                                       "action": cmd.action.to_json()})
-        self._commit(new, out, actor=conn, inbox=cmd.inbox)
+        self._commit(new, out, actor=conn, inbox=inbox)
 
-    def _hints(self, conn: int, out: Outbox) -> None:
+    def _ready(self, conn: int, _msg: ReadyMessage, _inbox: Inbox | None,
+               _out: Outbox) -> None:
+        player = self.player_of.get(conn)
+        if player is not None:
+            self.slots[player].ready = True
+
+    def _start_asked(self, conn: int, _msg: StartMessage, _inbox: Inbox | None,
+                     out: Outbox) -> None:
+        player = self.player_of.get(conn)
+        if player is None:
+            out.send([conn], error("spectator", "spectators cannot act at the table"))
+            return
+        try:
+            self._start(player, out)
+        except TableError as exc:
+            out.send([conn], error(exc.code, str(exc)))
+
+    def _hints(self, conn: int, _msg: HintsMessage, _inbox: Inbox | None,
+               out: Outbox) -> None:
         player = self.player_of.get(conn)
         g = self.game
         if not self.hints:
@@ -299,88 +298,6 @@ class TableCore(Summaries):
         seat = self.seat_of(player)
         legal = g.legal_actions(seat) if seat in g.waiting_for() else []
         out.add(Hints(conn, self.n, g.view(seat), tuple(legal), discard_history(g.events)))
-
-    def _join(self, cmd: Join, out: Outbox) -> int:
-        """Seat a newcomer: in a free chair before the start, or in an AI's chair between
-        hands (from the next hand on). ``player`` (1-3) picks the chair, else the first."""
-        player = cmd.player
-        if player is not None and not 1 <= player <= 3:
-            raise TableError("bad-player", f"there is no seat {player} to take: choose "
-                                            "1, 2 or 3 (seat 0 is the creator's)")
-        if self.status == "finished":
-            raise TableError("finished", "the match is over: you can still watch it or "
-                                         "download its record")
-        if self.options.get("ladder"):
-            # the ladder's stars are the creator's; company would make them meaningless
-            raise TableError("solo", "a practice-ladder table is played alone: you can "
-                                     "watch it")
-        taking_over = self.status == "playing"
-        want = "ai" if taking_over else "open"
-        if player is None:
-            slot = next((s for s in self.slots if s.kind == want), None)
-            if slot is None:
-                raise TableError("full", "no AI seat is left to take over: watch instead"
-                                 if taking_over else "every seat is taken")
-        else:
-            slot = self.slots[player]
-            if slot.kind != want:
-                raise TableError("seat-taken", f"seat {player} ({slot.name}) is not "
-                                 + ("an AI seat" if taking_over else "free"))
-        self.check_name(cmd.name)
-        g = self.game
-        if taking_over and g is not None and not g.ended:
-            raise TableError("mid-hand", "an AI seat can be taken between hands: try "
-                                         "again when this hand ends")
-        slot.name, slot.kind, slot.token_hash = cmd.name, "human", cmd.token_hash
-        slot.away_since = self.now
-        if taking_over:
-            # the hands before this one were the AI's: no review of them is theirs
-            slot.human_from = len(self.match.hands) + (1 if g is not None else 0)
-            slot.level = self.options.get("standin", default_standin())
-            slot.ready = False
-            slot.newcomer = True
-            slot.forget_request()
-            if self.bankers:   # between hands (not before the first deal)
-                # the newcomer needs time to connect and read the last hand's summary
-                due = self.now + self.timing.next_hand_delay
-                self.next_hand_at = due if self.next_hand_at is None else max(
-                    self.next_hand_at, due)
-        out.add(self._seat_row(slot))
-        self._table_changed = True
-        return slot.player
-
-    def check_name(self, name: str) -> None:
-        """Refuse a newcomer's name that a seat here has, or (before the start) that an
-        AI player will get."""
-        ais = [s.name for s in self.slots if s.kind == "ai"]
-        if self.status == "waiting":
-            ais += ai_names(self.options.get("ai", []))
-        check_name(name, [s.name for s in self.slots if s.kind == "human"], ais)
-
-    def _start(self, player: int, out: Outbox) -> None:
-        if player != 0:
-            raise TableError("not-creator", "only the table's creator can start the game")
-        if self.status == "expired":
-            raise TableError("expired", "this table was not started in time and has "
-                                        "closed: set up a new one")
-        if self.status != "waiting":
-            raise TableError("started", "the game has already started")
-        levels = list(self.options.get("ai", []))
-        taken = {s.name for s in self.slots if s.kind == "human"}
-        for s in self.slots:
-            if s.kind == "open":
-                s.kind = "ai"
-                s.level = levels[s.player - 1] if 0 < s.player <= len(levels) else s.level
-                s.name = unique_name(s.level.title(), taken)
-                taken.add(s.name)
-                out.add(self._seat_row(s))
-        self.status = "playing"
-        out.add(SetStatus("playing"))
-        self._table_changed = True
-
-    @staticmethod
-    def _seat_row(s: Slot) -> SaveSeat:
-        return SaveSeat(s.player, s.name, s.kind, s.level, s.token_hash)
 
     def _reload(self, cmd: Reload, out: Outbox) -> None:
         """The stored log is the truth: play on from it (or, unread, try again later)."""
@@ -411,292 +328,16 @@ class TableCore(Summaries):
         self.stale = True
         self.reloading = True
 
-    # ------------------------------------------------------------ AI answers
 
-    def _decided(self, cmd: Decided, out: Outbox) -> None:
-        t = self.thinking
-        if t is None or t[0] != cmd.job:
-            return      # a decision nobody waits for any more
-        self.thinking = None
-        _job, seat_i, n, time_up = t
-        g = self.game
-        seat = Seat(seat_i)
-        if g is None or g.ended or n != self.n or seat not in g.waiting_for():
-            return
-        slot = self.slots[self.match.state.player_at(seat)]
-        v = g.view(seat)
-        legal = g.legal_actions(seat)
-        action = cmd.action if cmd.action is not None and cmd.action in legal else (
-            safe_default(v, legal))
-        if time_up:
-            self._time_up(g, seat, slot, action, out)
-            return
-        slot.forget_request()
-        if slot.kind == "human":    # away: the stand-in's decision, not theirs
-            self._standin_next.add(int(seat))
-        else:
-            self.pause_until = self.now + self.timing.ai_delay
-        self._commit(g.submit(seat, action), out)
-
-    def _time_up(self, g: Game, seat: Seat, slot: Slot, action: Action, out: Outbox) -> None:
-        """A human let the clock run out: the stand-in's ``action`` (a pass on a claim
-        offer), stored and sent like any other decision; the seat stays theirs."""
-        rid = None if slot.request is None else slot.request[0]
-        slot.forget_request()
-        new = g.submit(seat, action)
-        self._standin_next.add(int(seat))
-        conns = sorted(slot.conns)
-        out.send(conns, {"type": "notice", "code": "time-up", "message": time_up_text(action)})
-        # as for an answer of theirs: the open request is closed
-        out.send(conns, {"type": "ack", "id": rid, "action": action.to_json()})
-        self._commit(new, out)
-
-    def _think(self, seat: Seat, slot: Slot, out: Outbox, *, time_up: bool = False) -> None:
-        g = self.game
-        assert g is not None
-        self.jobs += 1
-        self.thinking = (self.jobs, int(seat), self.n, time_up)
-        level = slot.level if slot.kind == "ai" else self.options.get("standin",
-                                                                       default_standin())
-        # seeded by the moment, not by a player kept alive: any worker answers alike
-        seed = derive_seed(derive_seed(self.seed, 1000 + slot.player), self.n)
-        out.add(Think(self.jobs, level, seed, g.view(seat), tuple(g.legal_actions(seat))))
-
-    # ------------------------------------------------------------ the driver
-
-    def _advance(self, out: Outbox) -> None:
-        """Play on as far as the table can without waiting for anyone."""
-        self._wakes: list[float] = []
-        while self._step(out):
-            pass
-
-    def away(self, slot: Slot) -> bool:
-        """Whether a human's decisions go to the stand-in AI (away longer than the grace)."""
-        return (slot.away_since is not None
-                and self.now - slot.away_since >= self.timing.disconnect_grace)
-
-    def _step(self, out: Outbox) -> bool:
-        """One move of the table; False when it must wait (for a person, an answer or
-        the clock: the times it waits for go to ``_wakes``)."""
-        if self.stale:
-            if not self.reloading:
-                if self.now < self.retry_at:
-                    self._wakes.append(self.retry_at)
-                    return False
-                self.reloading = True
-                out.add(NeedReload())
-            return False
-        if self.status != "playing":
-            return False
-        if self.now < self.pause_until:
-            self._wakes.append(self.pause_until)
-            return False
-        m = self.match
-        g = m.game
-        if g is None:
-            if self.hand_end_due:
-                if self._reviews_wanted():
-                    return False
-                self._send_hand_end(out)
-                return True
-            if m.state.ended:
-                return False
-            if self.bankers and self.next_hand_at is None:
-                self.next_hand_at = self.now + self.timing.next_hand_delay
-            humans = [s for s in self.slots if s.kind == "human" and (s.conns or s.newcomer)]
-            if (self.next_hand_at is not None and self.now < self.next_hand_at
-                    and not (humans and all(s.ready for s in humans))):
-                self._wakes.append(self.next_hand_at)
-                return False
-            self._start_hand(out)
-            return True
-        if g.ended:
-            self._end_hand(out)
-            return True
-        waiting = sorted(g.waiting_for())
-        if not waiting:
-            self._commit(g.advance(), out)
-            return True
-        if self.thinking is not None:
-            t = self.thinking
-            if t[2] == self.n and Seat(t[1]) in waiting:
-                return False        # an AI is thinking: its answer comes as a command
-            self.thinking = None
-        for seat in waiting:
-            slot = self.slots[m.state.player_at(seat)]
-            if slot.kind == "human" and not self.away(slot):
-                if slot.away_since is not None:
-                    self._wakes.append(slot.away_since + self.timing.disconnect_grace)
-                # the clock runs from the request's first sending, connected or not
-                limit, claim = self._limit(g.legal_actions(seat))
-                if slot.asked_at is not None and limit > 0:
-                    due = slot.asked_at + limit
-                    if due <= self.now:
-                        if claim:
-                            self._time_up(g, seat, slot, Pass(), out)
-                            return True
-                        self._think(seat, slot, out, time_up=True)
-                        return False
-                    self._wakes.append(due)
-                continue
-            self._think(seat, slot, out)
-            return False
-        return False
-
-    def _next_wake(self) -> float | None:
-        wakes = getattr(self, "_wakes", [])
-        return min(wakes) if wakes else None
-
-    def _limit(self, legal: Sequence[Action]) -> tuple[float, bool]:
-        """The time allowed for a decision (0: none), and whether it is a claim offer."""
-        claim = (any(isinstance(a, Pass) for a in legal)
-                 and not any(isinstance(a, Discard) for a in legal))
-        return (self.timing.claim_window if claim else self.timing.turn_limit), claim
-
-    def _start_hand(self, out: Outbox) -> None:
-        self.next_hand_at = None
-        self.bankers.append(self.match.state.banker)
-        g = self.match.start_hand()
-        for s in self.slots:
-            s.ready = False
-            s.newcomer = False
-            out.send(sorted(s.conns), hello(self.seat_of(s.player), self.rules))
-        self._broadcast(out, {"type": "table", "table": self.info()})
-        self._commit(list(g.events), out)
-
-    def _end_hand(self, out: Outbox) -> None:
-        game = self.match.game
-        assert game is not None
-        rec = self.match.finish_hand()
-        self.last_summary = self._summary(rec, game)
-        self.hand_end_due = True
-        h = len(self.match.hands) - 1
-        for s in self.slots:
-            if s.kind == "human":
-                self._ask_review(s.player, h, out)
-
-    # ------------------------------------------------------------ storing and sending
-
-    def _commit(self, new: Sequence[Event], out: Outbox, *, actor: int | None = None,
-                inbox: Inbox | None = None) -> None:
-        """Store new events (numbered), then tell every socket what it may see."""
-        if not new:
-            return
-        first = self.n + 1
-        payloads = [e.to_json() for e in new]
-        marks = sorted(self._standin_next)
-        stored = payloads
-        if marks:
-            # a claim window's decisions make no event until the last seat has answered:
-            # the mark goes on the first event after them, whichever that is
-            stored = [{**payloads[0], "meta": {STANDIN: marks}}, *payloads[1:]]
-            self.standin[first - 1] = marks
-            self._standin_next.clear()
-        out.add(Store(first, stored, actor, inbox))
-        h = len(self.bankers) - 1
-        self.events.extend(new)
-        self.event_hand.extend([h] * len(new))
-        self._forget_answered()
-        for seat, conns in self._conns_by_seat(h).items():
-            for i, p in enumerate(payloads):
-                data = redact(p, seat)
-                if data is not None:
-                    out.send(conns, event_json(first + i, data))
-        self._send_states(out)
-
-    def _conns_by_seat(self, hand: int) -> dict[int, list[int]]:
-        """Every socket, grouped by the seat whose view it gets in ``hand`` (-1: public)."""
-        groups: dict[int, list[int]] = {}
-        if self.spectators:
-            groups[-1] = sorted(self.spectators)
-        for s in self.slots:
-            if s.conns:
-                groups.setdefault(int(self.seat_of(s.player, hand)), []).extend(
-                    sorted(s.conns))
-        return groups
-
-    def _send_events(self, conn: int, first: int, out: Outbox) -> None:
-        """Events numbered ``first`` on, redacted for the conn's seat in their hand."""
-        player = self.player_of.get(conn)
-        for i in range(first - 1, len(self.events)):
-            h = self.event_hand[i]
-            seat = -1 if player is None else int(self.seat_of(player, h))
-            data = redact(self.events[i], seat)
-            if data is not None:
-                out.send([conn], event_json(i + 1, data))
-
-    def _issue(self, slot: Slot) -> bool:
-        """Open (or keep) the request of a seat whose decision it is; False if it has
-        none. The request id changes with the event number; the clock does not."""
-        g = self.game
-        if g is None or g.ended or self.seat_of(slot.player) not in g.waiting_for():
-            slot.forget_request()
-            return False
-        if slot.request is None or slot.request[1] != self.n:
-            self.next_rid += 1
-            slot.request = (self.next_rid, self.n)
-        if slot.asked_at is None:
-            slot.asked_at = self.now
-        return True
-
-    def _state_message(self, slot: Slot | None) -> dict[str, Any] | None:
-        """The view (or, when the seat must decide, the request) for a player or spectator;
-        a player's request is opened first (:meth:`_issue`)."""
-        g = self.game
-        if g is None:
-            return None
-        if slot is None:
-            return {"type": "view", "n": self.n, "view": public_view_json(g.state),
-                    **self._board()}
-        seat = self.seat_of(slot.player)
-        v = g.view(seat)
-        if self._issue(slot):
-            assert slot.request is not None and slot.asked_at is not None
-            legal = g.legal_actions(seat)
-            limit, _claim = self._limit(legal)
-            left_ms = 0
-            if limit > 0:
-                # at least 1: a deadline that is due must not read as "no limit"
-                left_ms = max(1, round((slot.asked_at + limit - self.now) * 1000))
-            return {**request_json(slot.request[0], self.n, v, legal, left_ms),
-                    **self._board()}
-        return {"type": "view", "n": self.n, "view": view_json(v), **self._board()}
-
-    def _forget_answered(self) -> None:
-        """Drop the open request of every seat no longer deciding. A disconnected seat is
-        sent nothing, so its request would otherwise outlive a decision that was settled
-        without it (a claim resolved by a higher one) and lend its clock to the next."""
-        g = self.game
-        waiting = set() if g is None or g.ended else g.waiting_for()
-        for s in self.slots:
-            if self.seat_of(s.player) not in waiting:
-                s.forget_request()
-
-    def _send_states(self, out: Outbox) -> None:
-        if self.spectators:
-            msg = self._state_message(None)
-            if msg is not None:
-                out.send(sorted(self.spectators), msg)
-        for s in self.slots:
-            if s.conns:
-                msg = self._state_message(s)
-                if msg is not None:
-                    out.send(sorted(s.conns), msg)
-
-    def _broadcast(self, out: Outbox, message: dict[str, Any]) -> None:
-        out.send(self.all_conns(), message)
-
-    def all_conns(self) -> list[int]:
-        out = sorted(self.spectators)
-        for s in self.slots:
-            out.extend(sorted(s.conns))
-        return out
-
-    def player_for(self, token: str | None) -> int | None:
-        for s in self.slots:
-            if s.kind == "human" and token_matches(token, s.token_hash):
-                return s.player
-        return None
+Handler = Callable[[TableCore, int, Any, "Inbox | None", Outbox], None]
+HANDLERS: dict[type[ClientMessage], Handler] = {
+    ActionMessage: TableCore._act,
+    ReadyMessage: TableCore._ready,
+    HintsMessage: TableCore._hints,
+    StartMessage: TableCore._start_asked,
+}
+"""What the table does with each client message that reaches it (a ping or a second
+hello is answered before: :func:`sgmahjong.web.protocol.early_answer`)."""
 
 
-__all__ = ["TableCore"]
+__all__ = ["HANDLERS", "TableCore"]
