@@ -6,6 +6,7 @@ the command writes what the API returns; bad records are one line naming the fil
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -16,9 +17,13 @@ from sgmahjong.cli import main
 from sgmahjong.env import raw_env
 from sgmahjong.env.aec import AGENTS
 from sgmahjong.env.dataset import ARRAYS, Dataset, from_records, load
-from sgmahjong.game import Discarded, Match
-from sgmahjong.record import STANDIN, Record, read_record, record_from_match, write_record
+from sgmahjong.game import Match
+from sgmahjong.record import Record, read_record, write_record
+from sgmahjong.rules.loading import load_rules
 from sgmahjong.tui.session import write_match_record
+from sgmahjong.web.core import Decided, Reviewed, ReviewHand, Start, TableCore, Think, Timing
+from sgmahjong.web.lobby import quick_rules
+from sgmahjong.web.workers import think
 
 # random players claim whatever they may, so the records hold chows, pongs and kongs
 PLAYERS = ["random", "greedy", "rabbit", "random"]
@@ -55,16 +60,47 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out["terminal"] = write_match_record(folder / "play-20260101-120000.jsonl", m,
                                          ["You", "hedgehog", "fox", "rabbit"],
                                          {"table": "garden"}, list(g.events))
-    # the web table's record: names, the table id, and a stand-in's discard marked on its
-    # event line, as TableRuntime.record writes it
-    m = Match("garden", seed=8, quick=True)
-    m.play(agents(["fox", "snail", "rabbit", "hedgehog"]))
-    events = [e for h in m.hands for e in h.events]
-    marked = next(i for i, e in enumerate(events) if isinstance(e, Discarded) and e.seat == 2)
-    out["web"] = write_record(folder / "sgmahjong-t1.jsonl",
-                              record_from_match(m, ["Ann", "Bob", "Cy", "Dee"], {"table": "t1"},
-                                                notes={marked: {STANDIN: [2]}}))
+    # the web table's record, as its download gives it: a table of AI whose creator never
+    # came, so the stand-in made each of her decisions (marked on its event line)
+    out["web"] = write_record(folder / "sgmahjong-t1.jsonl", web_table_record())
     return out
+
+
+@dataclass
+class _Seat:
+    player: int
+    name: str
+    kind: str
+    level: str
+    token_hash: str | None
+
+
+@dataclass
+class _Table:
+    id: str = "t1"
+    status: str = "waiting"
+    rules: dict = field(default_factory=lambda: quick_rules(load_rules("garden")).to_dict())
+    preset: str = "garden"
+    quick: bool = True
+    seed: int = 8
+    hints: bool = False
+    options: dict = field(default_factory=lambda: {"ai": ["fox", "snail", "rabbit"],
+                                                   "standin": "hedgehog"})
+    seats: list = field(default_factory=lambda: [_Seat(0, "Ann", "human", "hedgehog", "h")])
+
+
+def web_table_record() -> Record:
+    """A whole quick game of the web table's core, its AI answered as its workers would."""
+    core = TableCore(_Table(), timing=Timing(0, 0, 0, 0, 0))
+    queue: list = [Start(0)]
+    while queue:
+        for e in core.handle(queue.pop(0), 0.0).effects:
+            if isinstance(e, Think):
+                queue.append(Decided(e.job, think(e.level, e.seed, e.view, e.legal)))
+            elif isinstance(e, ReviewHand):
+                queue.append(Reviewed(e.hand, e.player, None))
+    assert core.status == "finished"
+    return core.record()
 
 
 def finished_hands(record: Record) -> int:
@@ -116,12 +152,13 @@ def test_replaying_the_rows_plays_every_record_again(records: dict[str, Path]) -
         record = read_record(path)
         rtg = replay(record, data, k)
         assert np.array_equal(data["reward_to_go"][data["record"] == k], rtg)
-    # every row had a choice; the web record's one stand-in decision is flagged
+    # every row had a choice; in the web record the stand-in's are flagged: every one of
+    # the absent creator's (match player 0), nobody else's
     assert (data["action_mask"].sum(axis=1) > 1).all()
     web = data["record"] == 4
-    assert data["standin"].sum() == data["standin"][web].sum() == 1
-    flagged = int(np.flatnonzero(data["standin"])[0])
-    assert data["seat"][flagged] == 2 and data["action"][flagged] < 34
+    assert data["standin"][web].any()
+    assert np.array_equal(data["standin"][web].astype(bool), data["player"][web] == 0)
+    assert data["standin"].sum() == data["standin"][web].sum()
     # the terminal game's unfinished third hand gives no row
     terminal = data["record"] == 3
     assert set(data["hand"][terminal]) == {0, 1}
