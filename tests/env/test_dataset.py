@@ -96,7 +96,7 @@ def web_table_record() -> Record:
     while queue:
         for e in core.handle(queue.pop(0), 0.0).effects:
             if isinstance(e, Think):
-                queue.append(Decided(e.job, think(e.level, e.seed, e.view, e.legal)))
+                queue.append(Decided(e.job, *think(e.agent, e.view, e.legal)))
             elif isinstance(e, ReviewHand):
                 queue.append(Reviewed(e.hand, e.player, None))
     assert core.status == "finished"

@@ -127,7 +127,7 @@ class Harness:
                 self.thinks.append(e)
                 self.standins.append(e.level)
                 if self.answer_ai:
-                    more.append(Decided(e.job, think(e.level, e.seed, e.view, e.legal)))
+                    more.append(Decided(e.job, *think(e.agent, e.view, e.legal)))
             elif isinstance(e, ReviewHand):
                 more.append(Reviewed(e.hand, e.player, review(e)))
             elif isinstance(e, Hints):

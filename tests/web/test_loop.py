@@ -16,7 +16,7 @@ import pytest
 from conftest import SEED, Player, create_table, fast_config, start
 from fastapi.testclient import TestClient
 
-from sgmahjong.agents import register_agent
+from sgmahjong.agents import make_agent, register_agent
 from sgmahjong.agents.baseline import GreedyAgent
 from sgmahjong.game import Game
 from sgmahjong.store.db import TableStore
@@ -127,14 +127,18 @@ def test_the_ai_pool_thinks_in_other_processes_and_answers_as_this_one_would() -
 
     async def ask() -> tuple[int, Any]:
         pid = await workers.cpu(os.getpid)
-        return pid, await workers.cpu(think, "owl", 11, view, legal)
+        return pid, await workers.cpu(think, make_agent("snail", 11), view, legal)
 
     try:
-        pid, action = asyncio.run(ask())
+        pid, (action, after) = asyncio.run(ask())
     finally:
         workers.close()
     assert pid != os.getpid()
-    assert action == think("owl", 11, view, legal)
+    # the worker's player is this process's, generator and all: it decides alike now and
+    # at the next decision
+    here = make_agent("snail", 11)
+    assert action == here.act(view, list(legal))
+    assert after.act(view, list(legal)) == here.act(view, list(legal))
     assert threading.current_thread() is threading.main_thread()
 
 

@@ -69,7 +69,7 @@ def test_an_unanswered_claim_offer_is_passed_after_the_window(make_client) -> No
     # the pass is the table's decision: play went on past the offer, the seat is Ann's
     nxt = ann.until("request")
     assert nxt["n"] > offer["n"]
-    assert rt.slots[0].kind == "human"
+    assert rt.slots[0].kind == "human" and rt.slots[0].agent is None
     stored = c.app.state.store.load_events(tid)
     assert len(stored) >= nxt["n"]
     assert not any(e["type"] == "claimed" and e.get("seat") == int(seat)
@@ -185,13 +185,14 @@ def test_a_newcomer_takes_over_an_ai_seat_between_hands(make_client) -> None:
     t, ann = _between_hands(c, ai=["greedy", "fox", "greedy"])
     tid = t["table_id"]
     rt = _runtime(c, tid)
-    assert rt.slots[2].kind == "ai"                # the AI has played the first hand
+    assert rt.slots[2].agent is not None           # the AI has played the first hand
     r = c.post(f"/api/tables/{tid}/join", json={"name": "Cat", "player": 2})
     assert r.status_code == 200, r.text
     cat_token = r.json()["token"]
     assert r.json()["player"] == 2
     seat = r.json()["table"]["seats"][2]
     assert (seat["name"], seat["kind"], seat["level"]) == ("Cat", "human", None)
+    assert rt.slots[2].agent is None
     stored = {s.player: s for s in c.app.state.store.load_table(tid).seats}
     assert (stored[2].name, stored[2].kind) == ("Cat", "human")
     assert stored[2].token_hash and cat_token not in stored[2].token_hash
@@ -214,7 +215,7 @@ def test_a_newcomer_takes_over_an_ai_seat_between_hands(make_client) -> None:
     asked = [m for m in cat.log if m["type"] == "request"]
     acked = [m for m in cat.log if m["type"] == "ack"]
     assert asked and len(acked) == len(asked)
-    assert rt.slots[2].kind == "human"
+    assert rt.slots[2].kind == "human" and rt.slots[2].agent is None
     end = next(m for m in reversed(cat.log) if m["type"] == "hand-end")["hand"]
     assert end["number"] == 1
 

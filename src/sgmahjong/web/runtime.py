@@ -15,7 +15,6 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..game import Action
 from ..record import Record
 from ..rules.model import Ruleset
 from ..store.db import StoredSeat, StoredTable, TableStore
@@ -339,13 +338,12 @@ class TableRuntime:
         task.add_done_callback(self._helpers.discard)
 
     async def _think(self, job: Think) -> None:
-        action: Action | None
         try:
-            action = await self.workers.cpu(think, job.level, job.seed, job.view, job.legal)
+            action, agent = await self.workers.cpu(think, job.agent, job.view, job.legal)
         except Exception:
             log.exception("table %s: the AI (%s) failed", self.id, job.level)
-            action = None
-        self._post(Decided(job.job, action))
+            action, agent = None, None
+        self._post(Decided(job.job, action, agent))
 
     async def _review(self, job: ReviewHand) -> None:
         try:

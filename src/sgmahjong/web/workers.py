@@ -23,6 +23,7 @@ from .core.messages import ReviewHand
 from .protocol import hints_json
 
 if TYPE_CHECKING:
+    from ..agents import Agent
     from ..agents.danger import History
     from ..agents.review import Review
 
@@ -30,11 +31,10 @@ log = logging.getLogger("sgmahjong.web")
 T = TypeVar("T")
 
 
-def think(level: str, seed: int, view: PlayerView, legal: Sequence[Action]) -> Action:
-    """The action of a fresh AI player of ``level`` seeded with ``seed``."""
-    from ..agents import make_agent
-
-    return make_agent(level, seed).act(view, list(legal))
+def think(agent: Agent, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, Agent]:
+    """``agent``'s action, and the agent after it (its generator moved on): sent back to
+    the table, which keeps it for the seat's next decision."""
+    return agent.act(view, list(legal)), agent
 
 
 def review(job: ReviewHand) -> Review:

@@ -62,6 +62,7 @@ class Chairs(Driver):
             # the hands before this one were the AI's: no review of them is theirs
             slot.human_from = len(self.match.hands) + (1 if g is not None else 0)
             slot.level = self.options.get("standin", default_standin())
+            slot.agent = None
             slot.ready = False
             slot.newcomer = True
             slot.forget_request()

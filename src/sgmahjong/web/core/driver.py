@@ -20,7 +20,7 @@ from .messages import (
     Outbox,
     Think,
 )
-from .seating import default_standin
+from .seating import default_standin, make_ai
 from .seats import Slot, Timing
 
 if TYPE_CHECKING:
@@ -58,6 +58,8 @@ class Driver(Sending):
         if g is None or g.ended or n != self.n or seat not in g.waiting_for():
             return
         slot = self.slots[self.match.state.player_at(seat)]
+        if cmd.agent is not None:
+            slot.agent = cmd.agent
         v = g.view(seat)
         legal = g.legal_actions(seat)
         action = cmd.action if cmd.action is not None and cmd.action in legal else (
@@ -90,11 +92,11 @@ class Driver(Sending):
         assert g is not None
         self.jobs += 1
         self.thinking = (self.jobs, int(seat), self.n, time_up)
-        level = slot.level if slot.kind == "ai" else self.options.get("standin",
-                                                                       default_standin())
-        # seeded by the moment, not by a player kept alive: any worker answers alike
-        seed = derive_seed(derive_seed(self.seed, 1000 + slot.player), self.n)
-        out.add(Think(self.jobs, level, seed, g.view(seat), tuple(g.legal_actions(seat))))
+        if slot.agent is None:
+            level = slot.level if slot.kind == "ai" else self.options.get(
+                "standin", default_standin())
+            slot.agent = make_ai(level, derive_seed(self.seed, 1000 + slot.player))
+        out.add(Think(self.jobs, slot.agent, g.view(seat), tuple(g.legal_actions(seat))))
 
     # ------------------------------------------------------------ the driver
 

@@ -19,6 +19,7 @@ from ...tiles import Seat
 from .client import ActionMessage, ClientMessage, HintsMessage, ReadyMessage
 
 if TYPE_CHECKING:
+    from ...agents import Agent
     from ...agents.danger import History
     from ...agents.review import Review
 
@@ -91,10 +92,12 @@ class Tick:
 
 @dataclass(frozen=True)
 class Decided:
-    """An AI's answer to :class:`Think` ``job`` (None: it failed; a safe default is played)."""
+    """An AI's answer to :class:`Think` ``job``, and the player as it is after deciding
+    (None, None: it failed; a safe default is played)."""
 
     job: int
     action: Action | None
+    agent: Agent | None = None
 
 
 @dataclass(frozen=True)
@@ -162,14 +165,18 @@ class Send:
 
 @dataclass(frozen=True)
 class Think:
-    """Ask AI ``level`` (a fresh player seeded by ``seed``) for its action; answer with
-    :class:`Decided` ``job``."""
+    """Ask ``agent`` (the seat's AI player, a small object: its seed and generator) for
+    its action; answer with :class:`Decided` ``job`` and the agent as it is after, so a
+    worker in another process plays exactly as one kept here would."""
 
     job: int
-    level: str
-    seed: int
+    agent: Agent
     view: PlayerView
     legal: tuple[Action, ...]
+
+    @property
+    def level(self) -> str:
+        return str(getattr(self.agent, "name", type(self.agent).__name__.lower()))
 
 
 @dataclass(frozen=True)

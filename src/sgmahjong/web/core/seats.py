@@ -60,6 +60,9 @@ class Slot:
     # re-sent (a new event number, a reconnect), so neither restarts its clock
     asked_at: float | None = None
     newcomer: bool = False       # took over an AI seat and has not connected yet
+    # the seat's AI player (for a human: the stand-in), made at its first decision and
+    # kept: its generator goes on from decision to decision as in the terminal game
+    agent: Any = None
     human_from: int = 0          # the first hand (index) a person played in this chair
 
     def forget_request(self) -> None:
