@@ -20,9 +20,9 @@ from sgmahjong.env.dataset import ARRAYS, Dataset, from_records, load
 from sgmahjong.game import Match
 from sgmahjong.record import Record, read_record, write_record
 from sgmahjong.rules.loading import load_rules
+from sgmahjong.session.match import quick_rules
 from sgmahjong.tui.session import write_match_record
 from sgmahjong.web.core import Decided, Reviewed, ReviewHand, Start, TableCore, Think, Timing
-from sgmahjong.web.lobby import quick_rules
 from sgmahjong.web.workers import think
 
 # random players claim whatever they may, so the records hold chows, pongs and kongs

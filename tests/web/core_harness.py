@@ -65,7 +65,7 @@ class SeatRow:
 def row(rules: str = "casual", ai: tuple[str, str, str] = ("greedy",) * 3,
         **kw: Any) -> Row:
     from sgmahjong.rules.loading import load_rules
-    from sgmahjong.web.lobby import quick_rules
+    from sgmahjong.session.match import quick_rules
 
     r = quick_rules(load_rules(rules))
     return Row(rules=r.to_dict(), preset=rules,

@@ -73,7 +73,8 @@ def config_from_args(args: argparse.Namespace) -> PlayConfig:
 
 def _config(args: argparse.Namespace) -> PlayConfig:
     from ..rules.loading import load_rules
-    from ..tui.session import DEFAULT_OPPONENTS, PlayConfig, make_opponent, opponent_names
+    from ..session.players import DEFAULT_OPPONENTS
+    from ..tui.session import PlayConfig, make_opponent, opponent_names
 
     load_rules(args.rules)  # a bad preset or rule file: its own clear error
     if args.opponents is None:

@@ -8,6 +8,7 @@ leaves the lesson, as it leaves a table.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -15,12 +16,19 @@ from rich.markup import escape
 from textual import events
 from textual.binding import Binding, BindingType
 
-from ..game import Action, Discard
+from ..game import Action, Discard, PlayerView
 from ..render import lesson
 from ..render.lesson import STEPS, LessonStep
 from .hints import Hint
 from .session import PlayConfig, Session
 from .table import TableScreen
+
+
+class _Scripted:
+    """The lesson's scripted opponent as an AI player."""
+
+    def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        return lesson.opponent(view, legal)
 
 
 class LessonSession(Session):
@@ -34,7 +42,7 @@ class LessonSession(Session):
                                     opponents=names,  # type: ignore[arg-type]
                                     seed=0, hints=True, ai_delay=ai_delay,
                                     walls=[lesson.lesson_wall()]))
-        self.agents = [None, lesson.opponent, lesson.opponent, lesson.opponent]
+        self.agents = [None, _Scripted(), _Scripted(), _Scripted()]
 
     def hands_label(self) -> str:
         return "Guided first hand"

@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 
 from rich.markup import escape
 
-from ..agents.review import SHOWN, Review, match_summary
+from ..agents.review import Review
 from ..render.text import markup
+from ..session.reviews import hand_review, match_review
 from ..tiles import Tile
 from .hints import tiles_markup
 
@@ -38,15 +39,15 @@ def review_lines(review: Review | None, failed: str | None = None) -> list[str]:
         return [*out, f"[dim]No review this time ({escape(failed)}).[/]"]
     if review is None:
         return [*out, WORKING]
-    shown = review.costly[:SHOWN]
-    if not shown:
-        out.append(f"  {tiles_markup(review.lines[0])}")
-    for i, d in enumerate(shown, start=1):
+    shown = hand_review(review)
+    if shown.head is not None:
+        out.append(f"  {tiles_markup(shown.head)}")
+    for i, d in enumerate(shown.shown, start=1):
         out.append(f"  {i}. {_drawn(d.tiles)}  {tiles_markup(d.sentence)}")
-    for d in review.deal_ins:
+    for d in shown.deal_ins:
         out.append(f"  [red]✗[/] {markup(d.tile)}  {tiles_markup(d.sentence)}")
-    if review.tally:
-        out.append(f"  [dim]{escape(review.tally)}[/]")
+    if shown.tally:
+        out.append(f"  [dim]{escape(shown.tally)}[/]")
     return out
 
 
@@ -56,5 +57,5 @@ def match_review_lines(reviews: Mapping[int, Review], hands: int) -> list[str]:
     out = [MATCH_HEAD]
     if any(n not in reviews for n in range(hands)):
         return [*out, WORKING]
-    return out + [f"  {tiles_markup(x)}"
-                  for x in match_summary([(n, reviews[n]) for n in range(hands)])]
+    summary = match_review({n: reviews[n] for n in range(hands)})
+    return out + [f"  {tiles_markup(x)}" for x in summary.lines]

@@ -7,7 +7,7 @@ The human is player 0; AI players see only their own :class:`PlayerView`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -16,21 +16,24 @@ from typing import TYPE_CHECKING
 from ..errors import SgmahjongError
 from ..game import Action, Event, Game, HandRecord, Match, PlayerView
 from ..game.match import round_wind
-from ..game.prng import derive_seed
-from ..inputs import did_you_mean
-from ..rules.loading import load_rules
 from ..rules.model import Ruleset
+from ..session.decisions import FailureNotices, decide, failure_notice
+from ..session.match import match_hand_label, table_rules
+from ..session.players import (
+    DEFAULT_OPPONENTS,
+    UnknownPlayer,
+    ai_player_names,
+    make_player,
+    player_seed,
+    unique_names,
+)
+from ..session.reviews import review_of_hand
 from ..store.progress import data_dir
 from ..tiles import Seat, Tile
 
 if TYPE_CHECKING:
+    from ..agents import Agent
     from ..agents.review import Review
-
-DEFAULT_OPPONENTS = ("hedgehog", "fox", "owl")
-QUICK_HANDS = 4
-"""Hands in a quick game when the preset does not define one."""
-
-AgentFn = Callable[[PlayerView, list[Action]], Action]
 
 
 class SetupError(SgmahjongError):
@@ -39,37 +42,15 @@ class SetupError(SgmahjongError):
 
 def opponent_names() -> list[str]:
     """The opponents one can pick: the five levels weakest first, then the baselines."""
-    from ..agents import player_names
-
-    return player_names()
+    return ai_player_names()
 
 
-def make_opponent(name: str, seed: int) -> AgentFn:
-    """An AI player by registry name."""
-    from ..agents import UnknownAgent, make_agent
-
+def make_opponent(name: str, seed: int) -> Agent:
+    """An AI player by name (an unknown one: :class:`SetupError`, naming the choices)."""
     try:
-        return make_agent(name, seed).act
-    except UnknownAgent:
-        raise SetupError(f"unknown opponent {name!r}{did_you_mean(name, opponent_names())}; "
-                         f"choose from {', '.join(opponent_names())}") from None
-
-
-def quick_rules(rules: Ruleset) -> Ruleset:
-    """The rules for a quick game: the preset's own, or the same with a 4-hand quick game."""
-    if rules.match.quick_game_hands > 0:
-        return rules
-    return dataclasses.replace(
-        rules, match=dataclasses.replace(rules.match, quick_game_hands=QUICK_HANDS))
-
-
-def unique_names(names: Sequence[str]) -> list[str]:
-    """Names with repeats numbered: ``["You", "Fox", "Fox 2", "Owl"]``."""
-    out: list[str] = []
-    for n in names:
-        k = sum(1 for x in names[:len(out)] if x == n)
-        out.append(f"{n} {k + 1}" if k else n)
-    return out
+        return make_player(name, seed)
+    except UnknownPlayer as exc:
+        raise SetupError(exc.sentence("opponent")) from None
 
 
 @dataclass
@@ -98,15 +79,16 @@ class Session:
 
     def __init__(self, config: PlayConfig) -> None:
         self.config = config
-        rules = load_rules(config.rules)
-        if config.quick:
-            rules = quick_rules(rules)
+        rules: Ruleset = table_rules(config.rules, config.quick)
         self.match = Match(rules, config.seed, quick=config.quick)
         self.rules = self.match.rules
         self.names = unique_names(["You", *(n.title() for n in config.opponents)])
-        self.agents: list[AgentFn | None] = [None] + [
-            make_opponent(name, derive_seed(self.match.seed, 1000 + i))
+        self.agents: list[Agent | None] = [None] + [
+            make_opponent(name, player_seed(self.match.seed, i))
             for i, name in enumerate(config.opponents, start=1)]
+        # an AI that fails is told to the player once, then plays safe moves quietly
+        self.failures = FailureNotices()
+        self.notices: list[str] = []
         self.players = [config.player_name, *config.opponents]
         self.record_path: Path | None = None
         self.hands: list[HandRecord] = []
@@ -167,16 +149,26 @@ class Session:
         return sorted(s for s in g.waiting_for() if s != self.human_seat)
 
     def ai_step(self) -> list[Event]:
-        """One AI decision (the first AI seat waiting), from that seat's view only."""
+        """One AI decision (the first AI seat waiting), from that seat's view only; an AI
+        that fails plays the safe fallback, and the player hears of it once
+        (:attr:`notices`)."""
         seats = self.ai_waiting()
         if not seats:
             return []
         seat = seats[0]
-        agent = self.agents[self.player_at(seat)]
+        player = self.player_at(seat)
+        agent = self.agents[player]
         assert agent is not None
         g = self.game
-        legal = g.legal_actions(seat)
-        return g.submit(seat, agent(g.view(seat), legal))
+        decision = decide(agent, g.view(seat), g.legal_actions(seat))
+        if decision.failure is not None and self.failures.first(player):
+            self.notices.append(failure_notice(self.names[player]))
+        return g.submit(seat, decision.action)
+
+    def take_notices(self) -> list[str]:
+        """What the player should be told since the last call (an AI that failed)."""
+        out, self.notices = self.notices, []
+        return out
 
     def submit(self, action: Action) -> list[Event]:
         """The human's action (checked by the engine)."""
@@ -187,9 +179,7 @@ class Session:
         """The review of the human, sitting at ``seat``, in the hand ``events``; ``names``
         by seat, the players as the table names them (slow enough to belong in a worker
         thread; reads nothing that changes)."""
-        from ..agents.review import review_hand
-
-        return review_hand(events, seat, self.rules, names=names)
+        return review_of_hand(events, seat, self.rules, names=names)
 
     def finish_hand(self) -> HandRecord:
         """Close the ended hand, move the match on and save the record."""
@@ -209,10 +199,7 @@ class Session:
 
     def hands_label(self) -> str:
         """``"Hand 2 of 4"`` (quick game) or ``"Hand 2"``: the hand being played."""
-        n = self.match.state.hands_played + (1 if self.in_hand else 0)
-        if self.match.quick:
-            return f"Hand {n} of {self.rules.match.quick_game_hands}"
-        return f"Hand {n}"
+        return match_hand_label(self.match)
 
     # ------------------------------------------------------------------ the record
 

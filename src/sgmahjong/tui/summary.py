@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..game import BaoIncurred, Game, HandDrawn, InstantPayout, Settled, Won
-from ..ledger import standings
 from ..render.text import hand_text
 from ..render.words import CONTEXT_NAMES, DRAWN_WHY, bao_text, payment_text, payout_text
 from ..rules.catalog import PATTERNS
+from ..session.standings import final_standings
 from ..tiles import Seat
 from .hints import tiles_markup
 from .widgets import name_markup
@@ -72,12 +72,8 @@ def hand_lines(game: Game, name: Callable[[Seat], str]) -> list[str]:
     return out
 
 
-PLACES = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
-
-
 def standings_lines(names: Sequence[str], scores: Sequence[int]) -> list[str]:
-    """The players by score, best first; equal points share a place and the next place
-    is skipped ("1st, 1st, 3rd"), as the ledger ranks them (:func:`sgmahjong.ledger.
-    standings`, the one ranking both use)."""
-    return [f"  {PLACES[r['place']]:<4} {r['name']:<10} {r['points']:+d}"
-            for r in standings(scores, names)]
+    """The final standings (:func:`sgmahjong.session.standings.final_standings`: equal
+    points share a place, "1st, 1st, 3rd"), a line each."""
+    return [f"  {s.ordinal:<4} {s.name:<10} {s.score:+d}"
+            for s in final_standings(names, scores)]

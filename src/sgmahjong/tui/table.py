@@ -247,6 +247,9 @@ class TableScreen(Screen[None]):
         while not s.game.ended and not s.human_legal() and s.ai_waiting():
             events = s.ai_step()
             self._note(events)
+            for notice in s.take_notices():
+                # an AI that failed: said once, on the line the player reads next
+                self.message = f"[yellow]{escape(notice)}[/]"
             guard += 1
             # No pause when the move hands the decision to the player (the engine deals
             # their draw in the same step): the table must show their turn, cursor on the

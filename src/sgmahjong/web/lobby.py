@@ -10,8 +10,9 @@ import math
 import secrets
 from dataclasses import dataclass
 
-from ..rules.loading import PRESETS, load_rules
-from ..rules.model import Ruleset
+from ..rules.loading import PRESETS
+from ..session.match import table_rules
+from ..session.players import default_opponents
 from ..store.db import StoredSeat, StoredTable, TableStore
 from ..store.ladder import TABLES
 from .config import WebConfig
@@ -24,18 +25,12 @@ from .runtime import (
     ai_names,
     check_name,
     default_standin,
-    level_names,
     make_ai,
 )
 from .security import clean_name, hash_token, new_table_id, new_token
 from .tables import Table
 
 log = logging.getLogger("sgmahjong.web")
-
-QUICK_HANDS = 4
-DEFAULT_AI = ("hedgehog", "fox", "owl")
-GENTLE = "casual"
-"""The newcomers' scoring: its tables default to the ladder's gentlest rung's players."""
 
 
 @dataclass
@@ -53,21 +48,9 @@ class TableOptions:
 
 def default_ai(rules: str | None = None) -> tuple[str, str, str]:
     """The AI players a table of ``rules`` gets unless its creator picks others: for
-    casual scoring, meant for newcomers, the practice ladder's gentlest rung; else a mix
-    up to the strongest level."""
-    known = level_names()
-    want = TABLES[0].opponents if rules == GENTLE else DEFAULT_AI
-    if all(n in known for n in want):
-        return want
-    return ("greedy", "greedy", "greedy")
-
-
-def quick_rules(rules: Ruleset) -> Ruleset:
-    """The rules of a quick game: the preset's own, or the same with a 4-hand quick game."""
-    if rules.match.quick_game_hands > 0:
-        return rules
-    return dataclasses.replace(
-        rules, match=dataclasses.replace(rules.match, quick_game_hands=QUICK_HANDS))
+    casual scoring, meant for newcomers, the practice ladder's gentlest rung; else the
+    terminal game's default mix (:func:`sgmahjong.session.players.default_opponents`)."""
+    return default_opponents(rules, newcomers=TABLES[0].opponents)
 
 
 class Lobby:
@@ -118,9 +101,7 @@ class Lobby:
                              f"{_span(wait)}")
             exc.retry_after = math.ceil(wait)   # type: ignore[attr-defined]
             raise exc
-        rules = load_rules(opts.rules)
-        if opts.quick:
-            rules = quick_rules(rules)
+        rules = table_rules(opts.rules, opts.quick)
         seed = opts.seed if opts.seed is not None else secrets.randbits(63)
         token = new_token()
         row = StoredTable(new_table_id(), "waiting", rules.to_dict(), opts.rules, opts.quick,
@@ -268,4 +249,4 @@ def _span(seconds: float) -> str:
     return f"{n} minute{'s' if n != 1 else ''}"
 
 
-__all__ = ["Lobby", "TableOptions", "default_ai", "quick_rules"]
+__all__ = ["Lobby", "TableOptions", "default_ai"]

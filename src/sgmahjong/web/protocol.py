@@ -27,7 +27,6 @@ from ..game import (
     Won,
     view,
 )
-from ..ledger import standings as ranked
 from ..record import redact_for
 from ..render.words import (
     bao_text,
@@ -38,6 +37,8 @@ from ..render.words import (
     win_text,
 )
 from ..rules.catalog import PATTERNS
+from ..session.reviews import hand_review
+from ..session.standings import final_standings
 from ..tiles import Seat
 from .core.client import (
     MAX_MESSAGE,
@@ -164,8 +165,8 @@ def standings(names: Sequence[str], scores: Sequence[int]) -> list[dict[str, Any
     >>> [(s["name"], s["place"]) for s in standings("ABCD", [2, 2, 0, -4])]
     [('A', 1), ('B', 1), ('C', 3), ('D', 4)]
     """
-    return [{"player": s["player"], "name": s["name"], "score": s["points"],
-             "place": s["place"]} for s in ranked(list(scores), list(names))]
+    return [{"player": s.player, "name": s.name, "score": s.score, "place": s.place}
+            for s in final_standings(names, scores)]
 
 
 WIN_KEY = "W"
@@ -181,15 +182,13 @@ def review_json(r: Review) -> dict[str, Any]:
     (how many decisions an AI stand-in made for the seat, left out of all the rest, and
     the sentence saying so; 0 / None when none). Only what the seat saw is in it: its
     own tiles, and the table's public tiles and results."""
-    from ..agents.review import SHOWN
-
-    shown = r.costly[:SHOWN]
+    h = hand_review(r)
     return {"seat": int(r.seat), "decisions": r.decisions, "differ": len(r.items),
-            "costly": len(r.costly), "head": None if shown else r.lines[0],
+            "costly": len(r.costly), "head": h.head,
             "shown": [{"text": d.sentence, "tiles": [t.text for t in d.tiles]}
-                      for d in shown],
-            "deal_ins": [{"text": d.sentence, "tile": d.tile.text} for d in r.deal_ins],
-            "tally": r.tally, "standin": r.standin, "standin_line": r.standin_line or None}
+                      for d in h.shown],
+            "deal_ins": [{"text": d.sentence, "tile": d.tile.text} for d in h.deal_ins],
+            "tally": h.tally, "standin": r.standin, "standin_line": h.standin_line}
 
 
 def hints_json(v: PlayerView, legal: Sequence[Action],

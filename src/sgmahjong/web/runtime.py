@@ -339,11 +339,14 @@ class TableRuntime:
 
     async def _think(self, job: Think) -> None:
         try:
-            action, agent = await self.workers.cpu(think, job.agent, job.view, job.legal)
-        except Exception:
+            action, agent, failure = await self.workers.cpu(think, job.agent, job.view,
+                                                            job.legal)
+        except Exception as exc:   # the pool itself failed: the core plays safe
             log.exception("table %s: the AI (%s) failed", self.id, job.level)
-            action, agent = None, None
-        self._post(Decided(job.job, action, agent))
+            action, agent, failure = None, None, f"{type(exc).__name__}: {exc}"
+        if failure is not None and agent is not None:
+            log.warning("table %s: the AI (%s) failed: %s", self.id, job.level, failure)
+        self._post(Decided(job.job, action, agent, failure))
 
     async def _review(self, job: ReviewHand) -> None:
         try:

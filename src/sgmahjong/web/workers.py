@@ -19,6 +19,8 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..game import Action, PlayerView
+from ..session.decisions import decide
+from ..session.reviews import review_of_hand
 from .core.messages import ReviewHand
 from .protocol import hints_json
 
@@ -31,16 +33,17 @@ log = logging.getLogger("sgmahjong.web")
 T = TypeVar("T")
 
 
-def think(agent: Agent, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, Agent]:
-    """``agent``'s action, and the agent after it (its generator moved on): sent back to
-    the table, which keeps it for the seat's next decision."""
-    return agent.act(view, list(legal)), agent
+def think(agent: Agent, view: PlayerView,
+          legal: Sequence[Action]) -> tuple[Action, Agent, str | None]:
+    """``agent``'s action, the agent after it (its generator moved on: sent back to the
+    table, which keeps it for the seat's next decision), and why the action is the safe
+    fallback (None: it is the AI's own; :func:`sgmahjong.session.decisions.decide`)."""
+    decision = decide(agent, view, legal)
+    return decision.action, agent, decision.failure
 
 
 def review(job: ReviewHand) -> Review:
-    from ..agents.review import review_hand
-
-    return review_hand(list(job.events), job.seat, job.rules, job.notes, names=job.names)
+    return review_of_hand(job.events, job.seat, job.rules, job.notes, job.names)
 
 
 def hints(view: PlayerView, legal: Sequence[Action], history: History) -> dict[str, Any] | None:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...agents.evaluation import safe_default
 from ...bot.wire import hello
 from ...game import Action, Discard, Game, Pass
-from ...game.prng import derive_seed
+from ...session.decisions import FailureNotices, checked, failure_notice
+from ...session.players import player_seed
 from ...tiles import Seat
 from ..protocol import (
     time_up_text,
@@ -44,6 +44,7 @@ class Driver(Sending):
     next_rid: int
     _standin_next: set[int]
     _wakes: list[float]
+    ai_failures: FailureNotices
 
     # ------------------------------------------------------------ AI answers
 
@@ -60,10 +61,12 @@ class Driver(Sending):
         slot = self.slots[self.match.state.player_at(seat)]
         if cmd.agent is not None:
             slot.agent = cmd.agent
-        v = g.view(seat)
-        legal = g.legal_actions(seat)
-        action = cmd.action if cmd.action is not None and cmd.action in legal else (
-            safe_default(v, legal))
+        decision = checked(g.view(seat), g.legal_actions(seat), cmd.action, cmd.failure)
+        action = decision.action
+        if decision.failure is not None and self.ai_failures.first(slot.player):
+            # the people at the table hear once that this AI plays safe moves now
+            self._broadcast(out, {"type": "notice", "code": "ai-failed",
+                                  "message": failure_notice(slot.name)})
         if time_up:
             self._time_up(g, seat, slot, action, out)
             return
@@ -95,7 +98,7 @@ class Driver(Sending):
         if slot.agent is None:
             level = slot.level if slot.kind == "ai" else self.options.get(
                 "standin", default_standin())
-            slot.agent = make_ai(level, derive_seed(self.seed, 1000 + slot.player))
+            slot.agent = make_ai(level, player_seed(self.seed, slot.player))
         out.add(Think(self.jobs, slot.agent, g.view(seat), tuple(g.legal_actions(seat))))
 
     # ------------------------------------------------------------ the driver

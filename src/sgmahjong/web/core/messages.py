@@ -93,11 +93,13 @@ class Tick:
 @dataclass(frozen=True)
 class Decided:
     """An AI's answer to :class:`Think` ``job``, and the player as it is after deciding
-    (None, None: it failed; a safe default is played)."""
+    (None, None: it failed; a safe default is played); ``failure`` says why the action is
+    a fallback (:mod:`sgmahjong.session.decisions`), None when it is the AI's own."""
 
     job: int
     action: Action | None
     agent: Agent | None = None
+    failure: str | None = None
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,21 @@
-"""Who may sit at a table: AI levels by name, the stand-in, and names told apart."""
+"""Who may sit at a table: AI levels by name and the stand-in (the table session's, in the
+web table's words), and a newcomer's name refused when the table has it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
-from ...agents import Agent, UnknownAgent, make_agent, player_names
+from ...agents import Agent
 from ...errors import SgmahjongError
+from ...session.players import (
+    UnknownPlayer,
+    ai_names,
+    ai_player_names,
+    default_standin,
+    make_player,
+    same_name,
+    unique_name,
+)
 
 
 class TableError(SgmahjongError):
@@ -18,49 +28,16 @@ class TableError(SgmahjongError):
 
 
 def level_names() -> list[str]:
-    """The AI players one can pick: the five levels weakest first, then the baselines."""
-    return player_names()
+    """The AI levels one can pick: the five levels weakest first, then the baselines."""
+    return ai_player_names()
 
 
 def make_ai(name: str, seed: int) -> Agent:
-    """An AI player by registry name."""
+    """An AI player by name (an unknown one: ``bad-level``, naming the choices)."""
     try:
-        return make_agent(name, seed)
-    except UnknownAgent:
-        raise TableError("bad-level", f"unknown AI level {name!r}; choose from "
-                                      f"{', '.join(level_names())}") from None
-
-
-def default_standin() -> str:
-    names = level_names()
-    return "hedgehog" if "hedgehog" in names else "greedy"
-
-
-def same_name(name: str) -> str:
-    """A name as names at a table are told apart: capitals and spacing do not count
-    ("Zed" and " zed" are one name), as in the ledger."""
-    return " ".join(name.split()).casefold()
-
-
-def unique_name(name: str, taken: Iterable[str]) -> str:
-    """``name``, numbered if another seat has it: ``Fox``, ``Fox 2``."""
-    seen = {same_name(t) for t in taken}
-    out, k = name, 1
-    while same_name(out) in seen:
-        k += 1
-        out = f"{name} {k}"
-    return out
-
-
-def ai_names(levels: Sequence[str]) -> list[str]:
-    """The names AI players of ``levels`` would get, seat by seat, with no person at the
-    table: the level's, numbered when another has it. The names they get at the start
-    are among these (a person's name is never one of them), so a name refused now is
-    never one that makes two seats alike later."""
-    out: list[str] = []
-    for level in levels:
-        out.append(unique_name(level.title(), out))
-    return out
+        return make_player(name, seed)
+    except UnknownPlayer as exc:
+        raise TableError("bad-level", exc.sentence("AI level")) from None
 
 
 def check_name(name: str, people: Iterable[str], ais: Iterable[str] = ()) -> None:

@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from ...bot.wire import view_json
 from ...game import Game, HandRecord, Match
-from ...record import STANDIN, Record, record_from_match
+from ...record import Record, record_from_match
 from ...rules.model import Ruleset
+from ...session.match import match_hand_label
+from ...session.reviews import match_review, standin_notes
 from ...tiles import Seat
 from ..ladder import hand_ladder, match_ladder
 from ..protocol import hand_summary, review_json, standings
@@ -73,10 +75,7 @@ class Summaries:
         return Seat((player - banker) % 4)
 
     def hand_label(self) -> str:
-        played = self.match.state.hands_played + (1 if self.game is not None else 0)
-        if self.quick:
-            return f"Hand {played} of {self.rules.match.quick_game_hands}"
-        return f"Hand {played}"
+        return match_hand_label(self.match)
 
     def info(self) -> dict[str, Any]:
         """The table as the lobby shows it (public)."""
@@ -106,7 +105,7 @@ class Summaries:
             raise TableError("not-finished", "the record can be downloaded once the match "
                                              "is over")
         return record_from_match(self.match, self.names, {"table": self.id},
-                                 notes={i: {STANDIN: seats} for i, seats in self.standin.items()})
+                                 notes=standin_notes(self.standin))
 
     def _board(self) -> dict[str, Any]:
         """Who sits at each seat of the hand being played and their match total so far
@@ -142,8 +141,7 @@ class Summaries:
         self.reviewing.add(key)
         events = tuple(self.match.hands[hand].events)
         first = self.event_hand.index(hand)
-        notes = {i - first: {STANDIN: seats} for i, seats in self.standin.items()
-                 if first <= i < first + len(events)}
+        notes = standin_notes(self.standin, first, len(events))
         by_seat = {self.seat_of(p, hand): self.names[p] for p in range(4)}
         out.add(ReviewHand(hand, player, events, self.seat_of(player, hand), self.rules,
                            notes, [by_seat[s] for s in Seat]))
@@ -208,13 +206,9 @@ class Summaries:
         if stars is not None:
             msg["ladder"] = stars
         if player is not None:
-            mine = [(h, r) for (h, p), r in sorted(self.reviews.items())
-                    if p == player and r is not None]
-            if mine:
-                from ...agents.review import match_summary
-
-                msg["review"] = {"hands": [h for h, _ in mine],
-                                 "lines": match_summary(mine)}
+            mine = match_review({h: r for (h, p), r in self.reviews.items() if p == player})
+            if mine.hands:
+                msg["review"] = {"hands": list(mine.hands), "lines": list(mine.lines)}
         return msg
 
 

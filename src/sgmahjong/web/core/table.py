@@ -17,6 +17,7 @@ from ...bot.wire import hello
 from ...game import Event, Game, HandStarted, IllegalAction, Match
 from ...record import STANDIN
 from ...rules.loading import rules_from_dict
+from ...session.decisions import FailureNotices
 from ..protocol import (
     PROTOCOL,
     error,
@@ -84,6 +85,7 @@ class TableCore(Chairs):
         self.retry_at = 0.0
         self.thinking: tuple[int, int, int, bool] | None = None   # job, seat, n, time up
         self.jobs = 0
+        self.ai_failures = FailureNotices()   # the AI seats whose failure was told
         self.now = now
         self._fresh_match()
         if payloads:
