@@ -206,3 +206,36 @@ def test_the_match_review_leaves_out_hands_not_reviewed() -> None:
     got = match_review({2: review(), 0: review(), 1: None})
     assert got.hands == (0, 2)
     assert got.lines[0] == "Over 2 hands you made 40 decisions, every one as Owl would have."
+
+
+# ------------------------------------------------------------ the end of a hand
+
+
+def test_a_hand_end_names_each_payment_and_payout_by_seat() -> None:
+    from sgmahjong.game import BaoIncurred, HandDrawn, InstantPayout, Settled, Won
+    from sgmahjong.game.events import Payment
+    from sgmahjong.session.summaries import BaoLine, PayoutLine, hand_end
+    from sgmahjong.tiles import Tile
+
+    names = {Seat.EAST: "You", Seat.SOUTH: "Fox", Seat.WEST: "Owl", Seat.NORTH: "Hen"}
+    red = Tile.RED
+    events = [
+        InstantPayout(Seat.WEST, "concealed-kong", 2, (-2, -2, 6, -2)),
+        BaoIncurred(Seat.SOUTH, Seat.EAST, "third-dragon", red),
+        Won(Seat.EAST, red, Seat.SOUTH, (), 3, 3, (), "standard"),
+        Settled(Seat.EAST, (16, -16, 0, 0),
+                (Payment(Seat.SOUTH, Seat.EAST, 16, "Bao: pays for everyone"),)),
+    ]
+    end = hand_end(events, names.__getitem__)
+    assert [w.seat for w in end.wins] == [Seat.EAST]
+    assert [(p.payer, p.payee, p.amount, p.text) for p in end.payments] == [
+        (Seat.SOUTH, Seat.EAST, 16, "Fox pays you 16 points (Bao: pays for everyone).")]
+    assert end.along == (
+        PayoutLine(Seat.WEST, 2, "concealed-kong",
+                   "Owl collects 2 points from each player for a concealed kong."),
+        BaoLine(Seat.SOUTH, Seat.EAST, "third-dragon", red,
+                "Fox fed the third dragon set (Red Dragon) and pays for your win."))
+    assert end.drawn is None and end.drawn_text is None
+    drawn = hand_end([HandDrawn("replacement")], names.__getitem__)
+    assert drawn.wins == () and drawn.payments == []
+    assert drawn.drawn_text == "The hand is drawn: no replacement tile was left to draw."

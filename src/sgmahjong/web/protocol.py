@@ -15,30 +15,24 @@ from ..bot.wire import view_json
 from ..english import tile_name
 from ..game import (
     Action,
-    BaoIncurred,
     Discard,
     Event,
     HandRecord,
-    InstantPayout,
     Pass,
     PlayerView,
-    Settled,
     TableState,
-    Won,
     view,
 )
 from ..record import redact_for
 from ..render.words import (
-    bao_text,
     drawn_text,
-    payment_text,
-    payout_text,
     tai_counted,
     win_text,
 )
 from ..rules.catalog import PATTERNS
 from ..session.reviews import hand_review
 from ..session.standings import final_standings
+from ..session.summaries import hand_end
 from ..tiles import Seat
 from .core.client import (
     MAX_MESSAGE,
@@ -119,38 +113,27 @@ def hand_summary(record: HandRecord, names: Sequence[str], scores: Sequence[int]
     def name(seat: int | None) -> str | None:
         return None if seat is None else names[player(seat)]
 
-    wins = []
-    payments = []
-    payouts = []
-    bao = []
-    for e in record.events:
-        if isinstance(e, Won):
-            wins.append({
-                "player": player(e.seat), "name": name(e.seat),
-                "seat": int(e.seat), "tile": e.tile.text, "tile_name": tile_name(e.tile),
-                "discarder": None if e.discarder is None else player(e.discarder),
-                "self_drawn": e.discarder is None, "context": list(e.context),
-                "tai": e.tai, "raw_tai": e.raw_tai, "shape": e.shape,
-                "patterns": [{"id": p.id, "name": pattern_name(p.id), "count": p.count,
-                              "tai": p.tai} for p in e.patterns],
-                "text": win_text(names[player(e.seat)], e.tile, name(e.discarder),
-                                 e.context, e.tai, e.raw_tai,
-                                 counts_tai=tai_counted(e) if counts_tai is None
-                                 else counts_tai)})
-        elif isinstance(e, Settled):
-            payments.extend({"payer": None if p.payer is None else player(p.payer),
-                             "payee": player(p.payee), "amount": p.amount, "why": p.why,
-                             "text": payment_text(name(p.payer), names[player(p.payee)],
-                                                  p.amount, p.why)}
-                            for p in e.payments)
-        elif isinstance(e, InstantPayout):
-            payouts.append({"player": player(e.seat), "amount": e.amount, "reason": e.reason,
-                            "text": payout_text(names[player(e.seat)], e.amount, e.reason)})
-        elif isinstance(e, BaoIncurred):
-            bao.append({"player": player(e.seat), "winner": player(e.winner), "case": e.case,
-                        "tile": e.tile.text,
-                        "text": bao_text(names[player(e.seat)], e.case,
-                                         names[player(e.winner)], e.tile)})
+    end = hand_end(record.events, lambda seat: names[player(seat)])
+    wins = [{
+        "player": player(e.seat), "name": name(e.seat),
+        "seat": int(e.seat), "tile": e.tile.text, "tile_name": tile_name(e.tile),
+        "discarder": None if e.discarder is None else player(e.discarder),
+        "self_drawn": e.discarder is None, "context": list(e.context),
+        "tai": e.tai, "raw_tai": e.raw_tai, "shape": e.shape,
+        "patterns": [{"id": p.id, "name": pattern_name(p.id), "count": p.count,
+                      "tai": p.tai} for p in e.patterns],
+        "text": win_text(names[player(e.seat)], e.tile, name(e.discarder),
+                         e.context, e.tai, e.raw_tai,
+                         counts_tai=tai_counted(e) if counts_tai is None
+                         else counts_tai)}
+        for e in end.wins]
+    payments = [{"payer": None if p.payer is None else player(p.payer),
+                 "payee": player(p.payee), "amount": p.amount, "why": p.why, "text": p.text}
+                for p in end.payments]
+    payouts = [{"player": player(x.seat), "amount": x.amount, "reason": x.reason,
+                "text": x.text} for x in end.payouts]
+    bao = [{"player": player(b.seat), "winner": player(b.winner), "case": b.case,
+            "tile": b.tile.text, "text": b.text} for b in end.bao]
     return {"number": record.number, "round_wind": int(record.round_wind),
             "banker": record.banker, "drawn": record.drawn,
             "drawn_text": None if record.drawn is None else drawn_text(record.drawn),
