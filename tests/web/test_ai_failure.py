@@ -4,10 +4,11 @@ for it, the hand goes on, and everyone at the table is told once (as at the term
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import pytest
 from core_harness import Harness, row
+from test_core import simple
 
 from sgmahjong import agents
 from sgmahjong.agents.baseline import GreedyAgent
@@ -33,17 +34,6 @@ class Flaky(GreedyAgent):
 def flaky(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(agents._REGISTRY, "flaky", Flaky)
     monkeypatch.setattr(Flaky, "first", [])
-
-
-def simple(legal: list[dict[str, Any]], view: dict[str, Any]) -> dict[str, Any]:
-    """Throw the drawn tile (or the first), else pass: Ann never claims or wins."""
-    for a in legal:
-        if a["type"] == "discard" and a["tile"] == view.get("last_drawn"):
-            return a
-    for a in legal:
-        if a["type"] == "discard":
-            return a
-    return next((a for a in legal if a["type"] == "pass"), legal[0])
 
 
 def test_an_ai_that_raises_plays_safe_and_the_table_is_told_once() -> None:
