@@ -49,12 +49,6 @@ def make_player(name: str, seed: int) -> Agent:
         raise UnknownPlayer(name, ai_player_names()) from None
 
 
-def check_player(name: str) -> None:
-    """Refuse an unknown AI player name (:class:`UnknownPlayer`)."""
-    if name not in ai_player_names():
-        raise UnknownPlayer(name, ai_player_names())
-
-
 def player_seed(match_seed: int, player: int) -> int:
     """The seed of the AI player in chair ``player`` (0-3) of a match dealt from
     ``match_seed``: the same at every screen, so a seeded game plays alike everywhere."""
@@ -109,11 +103,13 @@ def unique_names(names: Sequence[str]) -> list[str]:
 
 def ai_names(levels: Sequence[str]) -> list[str]:
     """The names AI players of ``levels`` get seat by seat with no person at the table:
-    the level's, numbered when another has it (``Fox``, ``Fox 2``)."""
+    the level's, numbered when another has it (``Fox``, ``Fox 2``). The names they get at
+    a web table's start are among these (a person's name is never one of them), so a
+    name refused now is never one that makes two seats alike later."""
     return unique_names([level.title() for level in levels])
 
 
 __all__ = ["BASELINE", "DEFAULT_OPPONENTS", "NEWCOMERS_PRESET", "STANDIN", "UnknownPlayer",
-           "ai_names", "ai_player_names", "check_player", "default_opponents",
+           "ai_names", "ai_player_names", "default_opponents",
            "default_standin", "make_player", "player_seed", "same_name", "unique_name",
            "unique_names"]
