@@ -3,10 +3,10 @@ for it, the hand goes on, and everyone at the table is told once (as at the term
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import ClassVar
 
-import pytest
 from core_harness import Harness, row
 from test_core import simple
 
@@ -30,13 +30,24 @@ class Flaky(GreedyAgent):
         return super().act(view, legal)
 
 
-@pytest.fixture(autouse=True)
-def flaky(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(agents._REGISTRY, "flaky", Flaky)
-    monkeypatch.setattr(Flaky, "first", [])
+@contextmanager
+def flaky_registered() -> Iterator[None]:
+    """``flaky`` is a player while the test runs (by hand, not a fixture: the PostgreSQL
+    suite runs this test again without this module's fixtures)."""
+    Flaky.first = []
+    agents.register_agent("flaky", Flaky)
+    try:
+        yield
+    finally:
+        agents._REGISTRY.pop("flaky", None)
 
 
 def test_an_ai_that_raises_plays_safe_and_the_table_is_told_once() -> None:
+    with flaky_registered():
+        _play_a_hand_with_flaky()
+
+
+def _play_a_hand_with_flaky() -> None:
     h = Harness(row(ai=("flaky", "greedy", "greedy")), timing=Timing(
         ai_delay=0.0, disconnect_grace=60.0, next_hand_delay=0.0, claim_window=0.0,
         turn_limit=0.0))

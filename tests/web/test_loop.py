@@ -130,10 +130,11 @@ def test_the_ai_pool_thinks_in_other_processes_and_answers_as_this_one_would() -
         return pid, await workers.cpu(think, make_agent("snail", 11), view, legal)
 
     try:
-        pid, (action, after) = asyncio.run(ask())
+        pid, (action, after, failure) = asyncio.run(ask())
     finally:
         workers.close()
     assert pid != os.getpid()
+    assert failure is None                 # the AI's own action, no fallback
     # the worker's player is this process's, generator and all: it decides alike now and
     # at the next decision
     here = make_agent("snail", 11)
