@@ -21,6 +21,7 @@ class WebConfig:
     next_hand_delay: float = 30.0        # the longest wait for "ready" between hands
     claim_window: float = 10.0           # a human's claim offer is passed after (0: never)
     turn_limit: float = 60.0             # the stand-in plays a human's turn after (0: never)
+    presence_interval: float = 1.0       # who is connected is broadcast at most this often
     rate: float = 10.0                   # client messages per second, per connection
     burst: float = 30.0                  # ... and at once
     max_refusals: int = 200              # rate-limited messages before the socket is closed
@@ -44,7 +45,7 @@ class WebConfig:
     def timing(self) -> Timing:
         """The table timers, as the table core takes them."""
         return Timing(self.ai_delay, self.disconnect_grace, self.next_hand_delay,
-                      self.claim_window, self.turn_limit)
+                      self.claim_window, self.turn_limit, self.presence_interval)
 
 
 __all__ = ["LOCAL_HOSTS", "WebConfig"]
