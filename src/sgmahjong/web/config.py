@@ -26,6 +26,9 @@ class WebConfig:
     burst: float = 30.0                  # ... and at once
     max_refusals: int = 200              # rate-limited messages before the socket is closed
     hello_timeout: float = 10.0          # a socket must say hello within this
+    # a socket that sends nothing (the page pings every 5 s) for this long is closed
+    # (4408) on the table clock (0: never)
+    idle_timeout: float = 300.0
     allow_seed: bool = False             # let a table's creator choose the deal (tests)
     allowed_origins: tuple[str, ...] = ()   # extra websocket origins (a proxy's address)
     # names the Host header may carry (DNS rebinding: a foreign name is refused)
