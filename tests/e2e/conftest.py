@@ -195,8 +195,10 @@ class ClockedServer:
         self.clock = ManualClock()
         self.port = free_port()
         self.db = f"sqlite:///{folder / 'web.sqlite3'}"
+        # no idle close: a test may move the clock on past it in one step, faster than
+        # the page's pings (real time) could keep up
         settings: dict[str, Any] = {"ai_delay": 0.0, "allow_seed": True,
-                                    "resume_on_startup": False}
+                                    "resume_on_startup": False, "idle_timeout": 0.0}
         settings.update(config)
         self.config = WebConfig(database_url=self.db, clock=self.clock, **settings)
         self.store = TableStore(self.db)

@@ -38,6 +38,10 @@ def fast_config(**kw: Any) -> WebConfig:
                             "rate": 1000.0, "burst": 1000.0,
                             # no clocks unless a test asks: slow CI must not auto-play
                             "claim_window": 0.0, "turn_limit": 0.0,
+                            # sockets are not closed for silence: a test moves a manual
+                            # clock on by hours while its players wait, as people would
+                            # not (tests/web/test_liveness.py sets it)
+                            "idle_timeout": 0.0,
                             # the AI in this process's threads (a test may spy on it);
                             # tests/web/test_loop.py drives the process pool
                             "ai_processes": 0,

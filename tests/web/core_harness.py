@@ -95,6 +95,7 @@ class Harness:
         self.standins: list[str] = []   # the levels asked to think
         self.next_conn = 0
         self.results: list[int | None] = []
+        self.sent: dict[str, int] = {}    # messages handed to sockets, by type
 
     # ------------------------------------------------------------ driving
 
@@ -123,6 +124,8 @@ class Harness:
             elif isinstance(e, Send):
                 for c in e.conns:
                     self.inbox.setdefault(c, []).append(e.message)
+                kind = e.message["type"]
+                self.sent[kind] = self.sent.get(kind, 0) + len(e.conns)
             elif isinstance(e, Think):
                 self.thinks.append(e)
                 self.standins.append(e.level)

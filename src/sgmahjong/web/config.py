@@ -21,10 +21,14 @@ class WebConfig:
     next_hand_delay: float = 30.0        # the longest wait for "ready" between hands
     claim_window: float = 10.0           # a human's claim offer is passed after (0: never)
     turn_limit: float = 60.0             # the stand-in plays a human's turn after (0: never)
+    presence_interval: float = 1.0       # who is connected is broadcast at most this often
     rate: float = 10.0                   # client messages per second, per connection
     burst: float = 30.0                  # ... and at once
     max_refusals: int = 200              # rate-limited messages before the socket is closed
     hello_timeout: float = 10.0          # a socket must say hello within this
+    # a socket that sends nothing (the page pings every 5 s) for this long is closed
+    # (4408) on the table clock (0: never)
+    idle_timeout: float = 300.0
     allow_seed: bool = False             # let a table's creator choose the deal (tests)
     allowed_origins: tuple[str, ...] = ()   # extra websocket origins (a proxy's address)
     # names the Host header may carry (DNS rebinding: a foreign name is refused)
@@ -44,7 +48,7 @@ class WebConfig:
     def timing(self) -> Timing:
         """The table timers, as the table core takes them."""
         return Timing(self.ai_delay, self.disconnect_grace, self.next_hand_delay,
-                      self.claim_window, self.turn_limit)
+                      self.claim_window, self.turn_limit, self.presence_interval)
 
 
 __all__ = ["LOCAL_HOSTS", "WebConfig"]

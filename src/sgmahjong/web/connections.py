@@ -100,6 +100,7 @@ def server_config(app: Any, limits: WebLimits, clock: Clock) -> uvicorn.Config:
         # GuardedH11 closes a connection past the cap; uvicorn's 503 is for requests
         # under way past it (a connection holds at most one, a socket one for good)
         limit_concurrency=limits.max_connections + 1,
+        ws_ping_interval=limits.ws_ping_interval, ws_ping_timeout=limits.ws_ping_timeout,
         timeout_graceful_shutdown=limits.shutdown_grace)
 
 

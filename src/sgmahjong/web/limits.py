@@ -44,6 +44,10 @@ class WebLimits:
     max_header_bytes: int = 16 * 1024       # unfinished request headers held at most
     max_connections: int = 800              # connections open at once (sockets included)
     shutdown_grace: int = 10                # on Ctrl-C, requests under way get this long
+    # uvicorn pings each websocket this often and drops one whose pong is this late: a
+    # client gone without a word (a phone losing its network) frees its socket
+    ws_ping_interval: float = 10.0
+    ws_ping_timeout: float = 10.0
     max_clients_tracked: int = 10_000       # addresses remembered for the create limit
     ai_cache_entries: int = 50_000          # the AI's memo of hand evaluations (~1 KiB each)
     shanten_patterns: int = 50_000          # group patterns the shanten lookup keeps (~100 B)

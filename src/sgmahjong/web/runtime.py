@@ -78,6 +78,9 @@ class TableRuntime:
         self.workers = workers or Workers(config.ai_processes)
         self.conns: dict[int, Conn] = {}
         self._ids: dict[int, int] = {}          # id(conn) -> the core's number for it
+        # the last event number handed to each socket (by the core's number): a pong
+        # carries it, so a page whose last event is older knows it missed one
+        self._handed: dict[int, int] = {}
         self._next_conn = 0
         self._mail: asyncio.Queue[Pending] | None = None
         self._task: asyncio.Task[None] | None = None
@@ -157,6 +160,7 @@ class TableRuntime:
         cid = self._next_conn
         self.conns[cid] = conn
         self._ids[id(conn)] = cid
+        self._handed[cid] = last_seen or 0
         await self._ask(Attach(cid, conn.player, last_seen))
 
     async def detach(self, conn: Conn) -> None:
@@ -164,6 +168,7 @@ class TableRuntime:
         if cid is None:
             return
         self.conns.pop(cid, None)
+        self._handed.pop(cid, None)
         if not self.closed:
             with contextlib.suppress(TableError):     # closed meanwhile: nothing to tell
                 await self._ask(Detach(cid))
@@ -171,11 +176,12 @@ class TableRuntime:
     async def handle(self, conn: Conn, msg: ClientMessage, *,
                      inbox: tuple[str, int] | None = None) -> None:
         """A message from a socket after its hello (``inbox``: the relayed row it came in)."""
-        reply = early_answer(msg, conn.player, self.core.n)
+        cid = self._ids.get(id(conn))
+        handed = 0 if cid is None else self._handed.get(cid, 0)
+        reply = early_answer(msg, conn.player, handed)
         if reply is not None:
             conn.send(reply)
             return
-        cid = self._ids.get(id(conn))
         if cid is not None:
             await self._ask(Received(cid, msg, inbox))
 
@@ -278,10 +284,14 @@ class TableRuntime:
                     if not await self._store(effect):
                         return      # what follows told of events that were not stored
                 case Send():
+                    message = effect.message
+                    n = message.get("n") if message.get("type") == "event" else None
                     for cid in effect.conns:
                         conn = self.conns.get(cid)
                         if conn is not None:
-                            conn.send(effect.message)
+                            conn.send(message)
+                            if n is not None:
+                                self._handed[cid] = n
                 case SaveSeat():
                     await self.workers.io(self.store.save_seat, self.id, StoredSeat(
                         effect.player, effect.name, effect.kind, effect.level,

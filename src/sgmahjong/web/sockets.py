@@ -14,6 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI, WebSocket
 
+from .clock import Clock
 from .config import WebConfig
 from .lobby import Lobby
 from .protocol import (
@@ -58,7 +59,8 @@ class WSConn:
                 self.dead = True
                 return
 
-    async def close(self, code: int = 1000, *, gone: bool = False) -> None:
+    async def close(self, code: int = 1000, *, gone: bool = False,
+                    reason: str | None = None) -> None:
         """Flush what is queued (unless the client is ``gone``), then close."""
         if not gone:
             with contextlib.suppress(asyncio.QueueFull):
@@ -69,7 +71,11 @@ class WSConn:
         self.writer.cancel()
         if not gone:
             with contextlib.suppress(Exception):
-                await self.ws.close(code)
+                await self.ws.close(code, reason)
+
+
+IDLE_CLOSE = 4408
+IDLE_REASON = "nothing heard from you for {:g} s: reconnect"
 
 
 async def _receive(ws: WebSocket) -> str | bytes | None:
@@ -78,6 +84,27 @@ async def _receive(ws: WebSocket) -> str | bytes | None:
         return None
     text = msg.get("text")
     return text if text is not None else msg.get("bytes") or b""
+
+
+async def _receive_by(ws: WebSocket, clock: Clock, until: float | None) -> str | bytes | None:
+    """The next frame (None: the client left), or TimeoutError when ``clock`` reaches
+    ``until`` first (None: no limit). Waiting on the table clock, not asyncio's, lets a
+    test move time past the limit instead of sleeping through it."""
+    if until is None:
+        return await _receive(ws)
+    frame = asyncio.ensure_future(_receive(ws))
+    arrived = asyncio.Event()
+    frame.add_done_callback(lambda _f: arrived.set())
+    try:
+        await clock.wait(arrived, until)
+    finally:
+        if not frame.done():
+            frame.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await frame
+    if frame.cancelled():
+        raise TimeoutError
+    return frame.result()
 
 
 def _parse(raw: str | bytes, conn: WSConn) -> ClientMessage | None:
@@ -138,6 +165,7 @@ def add_socket_route(app: FastAPI, lobby: Lobby, cfg: WebConfig) -> None:
         conn = WSConn(ws, cfg.send_queue)
         attached = False
         code = 1000
+        reason: str | None = None
         gone = False
         try:
             first = await _hello(ws, conn, cfg)
@@ -160,8 +188,14 @@ def add_socket_route(app: FastAPI, lobby: Lobby, cfg: WebConfig) -> None:
             await rt.attach(conn, first.last_seen)
             attached = True
             limit = RateLimit(cfg.rate, cfg.burst)
+            idle = cfg.idle_timeout
             while not conn.dead:
-                raw = await _receive(ws)
+                until = cfg.clock.now() + idle if idle > 0 else None
+                try:
+                    raw = await _receive_by(ws, cfg.clock, until)
+                except TimeoutError:
+                    code, reason = IDLE_CLOSE, IDLE_REASON.format(idle)
+                    break
                 if raw is None:
                     gone = True
                     break
@@ -177,7 +211,7 @@ def add_socket_route(app: FastAPI, lobby: Lobby, cfg: WebConfig) -> None:
         finally:
             if attached:
                 await rt.detach(conn)
-            await conn.close(code, gone=gone)
+            await conn.close(code, gone=gone, reason=reason)
 
 
 __all__ = ["WSConn", "add_socket_route"]

@@ -45,6 +45,8 @@ class Driver(Sending):
     _standin_next: set[int]
     _wakes: list[float]
     ai_failures: FailureNotices
+    presence_due: float | None
+    table_sent_at: float
 
     # ------------------------------------------------------------ AI answers
 
@@ -182,6 +184,13 @@ class Driver(Sending):
             return False
         return False
 
+    def _send_table(self, out: Outbox) -> None:
+        """The table's facts to every socket (who is connected included, so a presence
+        change still waiting goes with them)."""
+        self._broadcast(out, {"type": "table", "table": self.info()})
+        self.table_sent_at = self.now
+        self.presence_due = None
+
     def _next_wake(self) -> float | None:
         wakes = getattr(self, "_wakes", [])
         return min(wakes) if wakes else None
@@ -200,7 +209,7 @@ class Driver(Sending):
             s.ready = False
             s.newcomer = False
             out.send(sorted(s.conns), hello(self.seat_of(s.player), self.rules))
-        self._broadcast(out, {"type": "table", "table": self.info()})
+        self._send_table(out)
         self._commit(list(g.events), out)
 
     def _end_hand(self, out: Outbox) -> None:

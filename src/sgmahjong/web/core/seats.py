@@ -41,6 +41,9 @@ class Timing:
     next_hand_delay: float = 30.0        # the longest wait for "ready" between hands
     claim_window: float = 10.0           # a human's claim offer is passed after
     turn_limit: float = 60.0             # the stand-in plays a human's turn after
+    # who is connected (sockets coming and going) is told to the table at most once in
+    # this long: 200 spectators arriving together make one broadcast, not 200
+    presence_interval: float = 1.0
 
 
 @dataclass(eq=False)

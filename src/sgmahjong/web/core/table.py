@@ -87,6 +87,10 @@ class TableCore(Chairs):
         self.jobs = 0
         self.ai_failures = FailureNotices()   # the AI seats whose failure was told
         self.now = now
+        # a change of who is connected waits until this time to be broadcast (None: none
+        # waits); any "table" message, sent at ``table_sent_at``, carries it
+        self.presence_due: float | None = None
+        self.table_sent_at = float("-inf")
         self._fresh_match()
         if payloads:
             self._replay(payloads)
@@ -151,11 +155,14 @@ class TableCore(Chairs):
         self.now = now
         out = Outbox()
         self._table_changed = False
+        presence_changed = False
         match command:
             case Attach():
                 self._attach(command, out)
+                presence_changed = True
             case Detach():
                 self._detach(command.conn)
+                presence_changed = True
             case Received():
                 handler = HANDLERS.get(type(command.message))
                 if handler is not None:
@@ -179,9 +186,25 @@ class TableCore(Chairs):
                 self._table_changed = True
         self._advance(out)
         if self._table_changed:
-            self._broadcast(out, {"type": "table", "table": self.info()})
-        out.add(WakeAt(self._next_wake()))
+            self._send_table(out)
+        elif presence_changed or self.presence_due is not None:
+            self._tell_presence(out)
+        wake = self._next_wake()
+        if self.presence_due is not None:
+            wake = self.presence_due if wake is None else min(wake, self.presence_due)
+        out.add(WakeAt(wake))
         return out
+
+    def _tell_presence(self, out: Outbox) -> None:
+        """Broadcast who is connected now if the last "table" message is
+        ``presence_interval`` old, else once it is: a crowd arriving costs each socket
+        one message a second, not one per arrival (the newcomer's ``welcome`` already
+        names everyone)."""
+        due = self.table_sent_at + self.timing.presence_interval
+        if self.now >= due:
+            self._send_table(out)
+        else:
+            self.presence_due = due
 
     def _attach(self, cmd: Attach, out: Outbox) -> None:
         """A socket said hello: the table, what it missed, the view or its request."""
@@ -222,7 +245,6 @@ class TableCore(Chairs):
                     self._ask_review(slot.player, h, out)
             self.deferred[conn] = ends
             self._send_deferred(out)
-        self._table_changed = True
 
     def _detach(self, conn: int) -> None:
         player = self.player_of.pop(conn, None)
@@ -231,7 +253,6 @@ class TableCore(Chairs):
         (self.spectators if slot is None else slot.conns).discard(conn)
         if slot is not None and not slot.conns:
             slot.away_since = self.now
-        self._table_changed = True
 
     def _act(self, conn: int, cmd: ActionMessage, inbox: Inbox | None, out: Outbox) -> None:
         player = self.player_of.get(conn)

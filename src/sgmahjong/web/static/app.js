@@ -15,6 +15,12 @@
     // (ack, error) or sends another request; readySent: "Next hand" was pressed for this end
     answered: null, readySent: false,
     muted: localStorage.getItem("sgmj.muted") === "1", lastAt: {}, ws: null, retry: 0, over: false,
+    // liveness: when the socket last brought anything, when the page last pinged, since
+    // when a ping waits for an answer (null: none), and how often the page reconnected
+    heardAt: 0, pingedAt: 0, unanswered: null, reconnects: 0, retryTimer: null,
+    // the number of the last event received (n also follows the views): a reconnect
+    // resumes after it, and a pong naming a later one means one was lost
+    seen: 0,
     seat: null, board: null, aiTouched: false, matchEnd: null, lastHand: null, nextHandAt: 0,
   };
 
@@ -215,18 +221,28 @@
   }));
 
   // ------------------------------------------------------------------ the socket
+  // A socket can die without a close (a phone changing networks, a proxy dropping it):
+  // the page pings every PING_EVERY ms; when nothing at all has come for SILENCE ms while
+  // a ping waits, or a pong says the server handed this socket an event the page never
+  // got, it gives the socket up and comes back from S.seen (last_seen) as after a close,
+  // waiting 1 s, 2 s, 4 s ... (at most RETRY_CAP) between tries.
+  const PING_EVERY = 5000, SILENCE = 10000, RETRY_CAP = 16000;
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${S.tableId}`);
     S.ws = ws;
+    S.unanswered = null;
     ws.onopen = () => {
-      S.retry = 0;
+      S.heardAt = Date.now();
       const hello = { type: "hello" };
       if (S.token) hello.token = S.token; else hello.spectate = true;
-      if (S.n > 0) hello.last_seen = S.n;
+      if (S.seen > 0) hello.last_seen = S.seen;
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (ev) => {
+      if (S.ws !== ws) return;      // a socket given up on: what it still brings is old
+      S.heardAt = Date.now();
+      S.unanswered = null;
       let msg;
       try { msg = JSON.parse(ev.data); } catch (_) { return; }
       handle(msg);
@@ -241,11 +257,37 @@
       }
       if (ev.code === 4404 || ev.code === 4403) { status("This table cannot be opened here."); return; }
       if (S.over) return;
-      const wait = Math.min(10000, 500 * 2 ** S.retry++);
-      status(`Connection lost: trying again in ${Math.round(wait / 1000)} s…`);
-      setTimeout(connect, wait);
+      reconnect("Connection lost");
     };
   }
+  function reconnect(why) {
+    const old = S.ws;
+    S.ws = null;
+    if (old && old.readyState <= WebSocket.OPEN) { try { old.close(); } catch (_) { /* gone */ } }
+    const wait = Math.min(RETRY_CAP, 1000 * 2 ** S.retry++);
+    status(`${why}: reconnecting in ${Math.round(wait / 1000)} s…`);
+    clearTimeout(S.retryTimer);
+    S.retryTimer = setTimeout(() => {
+      S.reconnects += 1;
+      status("Reconnecting…");
+      connect();
+    }, wait);
+  }
+  function heartbeat() {
+    const ws = S.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN || S.over) return;
+    const now = Date.now();
+    if (S.unanswered !== null && now - S.heardAt >= SILENCE) {
+      reconnect("No word from the server");
+      return;
+    }
+    if (now - S.pingedAt >= PING_EVERY) {
+      S.pingedAt = now;
+      if (S.unanswered === null) S.unanswered = now;
+      ws.send(JSON.stringify({ type: "ping" }));
+    }
+  }
+  setInterval(heartbeat, 1000);
   function send(msg) {
     if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(msg));
   }
@@ -253,11 +295,13 @@
   function handle(msg) {
     switch (msg.type) {
       case "welcome":
-        S.player = msg.player; S.role = msg.role; S.table = msg.table;
+        S.player = msg.player; S.role = msg.role; S.table = msg.table; S.retry = 0;
         tableInfo(); break;
+      // the server handed this socket event n: one the page lacks was lost on the way
+      case "pong": if (msg.n > S.seen && !S.over) reconnect("Some moves went missing"); break;
       case "table": S.table = msg.table; tableInfo(); break;
       case "hello": S.seat = msg.seat; break;
-      case "event": S.n = msg.n; onEvent(msg.event); break;
+      case "event": S.n = msg.n; S.seen = msg.n; onEvent(msg.event); break;
       case "view": S.view = msg.view; S.board = board(msg); S.n = Math.max(S.n, msg.n); S.request = null; S.answered = null; render(); break;
       case "request":
         S.view = msg.view; S.board = board(msg); S.request = msg; S.n = Math.max(S.n, msg.n); S.picked = null;
