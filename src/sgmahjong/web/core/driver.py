@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...agents.evaluation import safe_default
-from ...bot.wire import hello
 from ...game import Action, Discard, Game, Pass
 from ...game.prng import derive_seed
 from ...tiles import Seat
@@ -22,6 +21,7 @@ from .messages import (
 )
 from .seating import default_standin, make_ai
 from .seats import Slot, Timing
+from .server import Ack, Notice, SeatHello, TableChanged
 
 if TYPE_CHECKING:
     pass
@@ -82,9 +82,9 @@ class Driver(Sending):
         new = g.submit(seat, action)
         self._standin_next.add(int(seat))
         conns = sorted(slot.conns)
-        out.send(conns, {"type": "notice", "code": "time-up", "message": time_up_text(action)})
+        out.send(conns, Notice("time-up", time_up_text(action)))
         # as for an answer of theirs: the open request is closed
-        out.send(conns, {"type": "ack", "id": rid, "action": action.to_json()})
+        out.send(conns, Ack(rid, action))
         self._commit(new, out)
 
     def _think(self, seat: Seat, slot: Slot, out: Outbox, *, time_up: bool = False) -> None:
@@ -196,8 +196,8 @@ class Driver(Sending):
         for s in self.slots:
             s.ready = False
             s.newcomer = False
-            out.send(sorted(s.conns), hello(self.seat_of(s.player), self.rules))
-        self._broadcast(out, {"type": "table", "table": self.info()})
+            out.send(sorted(s.conns), SeatHello.of(self.seat_of(s.player), self.rules))
+        self._broadcast(out, TableChanged(self.info()))
         self._commit(list(g.events), out)
 
     def _end_hand(self, out: Outbox) -> None:

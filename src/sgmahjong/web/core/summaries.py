@@ -7,10 +7,11 @@ asks for.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...bot.wire import view_json
-from ...game import Game, HandRecord, Match
+from ...game import Event, Game, HandRecord, Match
+from ...game.codec import JSON
 from ...record import STANDIN, Record, record_from_match
 from ...rules.model import Ruleset
 from ...tiles import Seat
@@ -19,6 +20,7 @@ from ..protocol import hand_summary, review_json, standings
 from .messages import Outbox, ReviewHand, SetStatus
 from .seating import TableError
 from .seats import Slot, Timing
+from .server import Board
 
 if TYPE_CHECKING:
     from ...agents.review import Review
@@ -33,15 +35,15 @@ class Summaries:
     status: str
     quick: bool
     hints: bool
-    options: dict[str, Any]
+    options: JSON
     slots: list[Slot]
     spectators: set[int]
     player_of: dict[int, int | None]
     match: Match
-    events: list[Any]
+    events: list[Event]
     event_hand: list[int]
     bankers: list[int]
-    last_summary: dict[str, Any] | None
+    last_summary: JSON | None
     hand_end_due: bool
     reviews: dict[tuple[int, int], Review | None]
     reviewing: set[tuple[int, int]]
@@ -78,7 +80,7 @@ class Summaries:
             return f"Hand {played} of {self.rules.match.quick_game_hands}"
         return f"Hand {played}"
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> JSON:
         """The table as the lobby shows it (public)."""
         g = self.game
         in_hand = g is not None
@@ -108,7 +110,7 @@ class Summaries:
         return record_from_match(self.match, self.names, {"table": self.id},
                                  notes={i: {STANDIN: seats} for i, seats in self.standin.items()})
 
-    def _board(self) -> dict[str, Any]:
+    def _board(self) -> Board:
         """Who sits at each seat of the hand being played and their match total so far
         (the standings before the hand plus what the hand has paid yet), by seat: the page
         shows these as they are, so it never adds a hand's result to a total twice."""
@@ -119,7 +121,7 @@ class Summaries:
         return {"players": players,
                 "totals": [st.scores[p] + hand[seat] for seat, p in enumerate(players)]}
 
-    def _summary(self, rec: HandRecord, game: Game) -> dict[str, Any]:
+    def _summary(self, rec: HandRecord, game: Game) -> JSON:
         """The hand-end summary, each win with the winner's whole hand: a win lays it open
         to the table (tiles in hand, the winning one among them, declared sets, bonus
         tiles), as in the terminal."""
@@ -180,10 +182,10 @@ class Summaries:
                 out.send([conn], self._match_end(self.player_of.get(conn)))
         out.send(self.all_conns(), {"type": "table", "table": self.info()})
 
-    def _hand_end(self, player: int | None = None) -> dict[str, Any]:
+    def _hand_end(self, player: int | None = None) -> JSON:
         """The hand-end message for a socket: with ``player``'s review of the hand, when
         there is one (a human's); a spectator gets none."""
-        msg: dict[str, Any] = {"type": "hand-end", "hand": self.last_summary}
+        msg: JSON = {"type": "hand-end", "hand": self.last_summary}
         if self.next_hand_at is not None and not self.match.state.ended:
             # the longest wait: the next hand starts sooner when every player is ready
             msg["next_in_ms"] = max(0, round((self.next_hand_at - self.now) * 1000))
@@ -196,11 +198,11 @@ class Summaries:
                 msg["review"] = review_json(review)
         return msg
 
-    def _match_end(self, player: int | None = None) -> dict[str, Any]:
+    def _match_end(self, player: int | None = None) -> JSON:
         """The match-end message for a socket: with ``player``'s review of the match (the
         hands reviewed for them as they ended), when there is one."""
         scores = self.match.state.scores
-        msg: dict[str, Any] = {"type": "match-end", "scores": list(scores),
+        msg: JSON = {"type": "match-end", "scores": list(scores),
                                "standings": standings(self.names, scores),
                                "record": f"/api/tables/{self.id}/record",
                                "replay": f"/t/{self.id}/replay"}

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...agents.danger import discard_history
-from ...bot.wire import hello
 from ...game import Event, Game, HandStarted, IllegalAction, Match
+from ...game.codec import JSON
 from ...record import STANDIN
 from ...rules.loading import rules_from_dict
 from ..protocol import (
@@ -48,6 +48,7 @@ from .messages import (
 )
 from .seating import TableError, default_standin
 from .seats import Slot, TableRow, Timing
+from .server import Ack, SeatHello, TableChanged, Welcome
 
 if TYPE_CHECKING:
     from ...agents.review import Review
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
 class TableCore(Chairs):
     """One table in memory, rebuilt from its stored events."""
 
-    def __init__(self, row: TableRow, payloads: Sequence[dict[str, Any]] = (), *,
+    def __init__(self, row: TableRow, payloads: Sequence[JSON] = (), *,
                  timing: Timing | None = None, now: float = 0.0) -> None:
         self.timing = timing or Timing()
         self.id = row.id
@@ -100,7 +101,7 @@ class TableCore(Chairs):
         self.events: list[Event] = []
         self.event_hand: list[int] = []        # the hand (index) of each event
         self.bankers: list[int] = []           # the banker (match player) of each hand
-        self.last_summary: dict[str, Any] | None = None
+        self.last_summary: JSON | None = None
         self.hand_end_due = False              # a hand ended; its hand-end waits on reviews
         # the review of a human's play in a hand, by (hand, player): worked out at the hand
         # end (or when a player comes back to a table rebuilt since) and sent to them alone
@@ -114,7 +115,7 @@ class TableCore(Chairs):
         self._standin_next: set[int] = set()
         self.thinking = None
 
-    def _replay(self, payloads: Sequence[dict[str, Any]]) -> None:
+    def _replay(self, payloads: Sequence[JSON]) -> None:
         """Rebuild the match from the stored events (hand by hand, through the engine)."""
         evs = []
         for i, p in enumerate(payloads):
@@ -177,7 +178,7 @@ class TableCore(Chairs):
                 self._table_changed = True
         self._advance(out)
         if self._table_changed:
-            self._broadcast(out, {"type": "table", "table": self.info()})
+            self._broadcast(out, TableChanged(self.info()))
         out.add(WakeAt(self._next_wake()))
         return out
 
@@ -190,11 +191,10 @@ class TableCore(Chairs):
         if slot is not None:
             slot.away_since = None
             slot.newcomer = False
-        out.send([conn], {"type": "welcome", "protocol": PROTOCOL, "player": cmd.player,
-                          "role": "spectator" if slot is None else "player",
-                          "token_ok": slot is not None, "table": self.info()})
+        out.send([conn], Welcome(PROTOCOL, cmd.player, "spectator" if slot is None else "player",
+                                 slot is not None, self.info()))
         if slot is not None and self.game is not None:
-            out.send([conn], hello(self.seat_of(slot.player), self.rules))
+            out.send([conn], SeatHello.of(self.seat_of(slot.player), self.rules))
         if cmd.last_seen is not None:
             first = min(cmd.last_seen, self.n) + 1
         elif self.game is not None:
@@ -264,8 +264,7 @@ class TableCore(Chairs):
             return
         rid = None if slot.request is None else slot.request[0]
         slot.forget_request()
-        out.send(sorted(slot.conns), {"type": "ack", "id": rid,
-                                      "action": cmd.action.to_json()})
+        out.send(sorted(slot.conns), Ack(rid, cmd.action))
         self._commit(new, out, actor=conn, inbox=inbox)
 
     def _ready(self, conn: int, _msg: ReadyMessage, _inbox: Inbox | None,
@@ -329,6 +328,7 @@ class TableCore(Chairs):
         self.reloading = True
 
 
+# Any: each handler takes its own message class, which HANDLERS is keyed by
 Handler = Callable[[TableCore, int, Any, "Inbox | None", Outbox], None]
 HANDLERS: dict[type[ClientMessage], Handler] = {
     ActionMessage: TableCore._act,
