@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ...game.codec import JSON
 from .driver import Driver
 from .messages import (
     Join,
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 class Chairs(Driver):
     """The seating half of :class:`~.table.TableCore`."""
 
-    options: dict[str, Any]
+    options: JSON
 
     def _join(self, cmd: Join, out: Outbox) -> int:
         """Seat a newcomer: in a free chair before the start, or in an AI's chair between

@@ -328,7 +328,7 @@ class TableCore(Chairs):
         self.reloading = True
 
 
-# Any: each handler takes its own message class, which HANDLERS is keyed by
+# the message is left untyped: each handler takes its own class, the one it is keyed by
 Handler = Callable[[TableCore, int, Any, "Inbox | None", Outbox], None]
 HANDLERS: dict[type[ClientMessage], Handler] = {
     ActionMessage: TableCore._act,
