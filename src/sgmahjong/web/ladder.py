@@ -8,6 +8,7 @@ the browser keeps the stars (and knows which ones are new).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TypedDict
 
 from ..game import HandRecord, Match
 from ..game.codec import JSON
@@ -47,7 +48,12 @@ def bad_rung(rung_id: str) -> str:
             f"{', '.join(t.id for t in TABLES)}")
 
 
-def hand_ladder(options: Mapping[str, object], record: HandRecord) -> JSON | None:
+class Stars(TypedDict):
+    rung: object        # the rung's id, as the table stored it
+    earned: list[str]   # goal ids
+
+
+def hand_ladder(options: Mapping[str, object], record: HandRecord) -> Stars | None:
     """``{rung, earned}``: the goals the ladder player met in this hand (None off the ladder)."""
     rung = options.get("ladder")
     if not rung:
@@ -56,7 +62,7 @@ def hand_ladder(options: Mapping[str, object], record: HandRecord) -> JSON | Non
     return {"rung": rung, "earned": hand_stars(tai)}
 
 
-def match_ladder(options: Mapping[str, object], match: Match) -> JSON | None:
+def match_ladder(options: Mapping[str, object], match: Match) -> Stars | None:
     """``{rung, earned}`` for the whole match: every hand's stars and the quick game's, so a
     browser that missed a hand's end still gets them."""
     rung = options.get("ladder")
@@ -64,7 +70,8 @@ def match_ladder(options: Mapping[str, object], match: Match) -> JSON | None:
         return None
     earned: list[str] = []
     for rec in match.hands:
-        for g in (hand_ladder(options, rec) or {}).get("earned", []):
+        stars = hand_ladder(options, rec)
+        for g in [] if stars is None else stars["earned"]:
             if g not in earned:
                 earned.append(g)
     if match.quick and match.state.ended:

@@ -153,11 +153,15 @@ class PeerMail:
     @staticmethod
     async def _answer(rt: TableRuntime, p: JSON) -> JSON:
         try:
+            player = p.get("player")
+            if not (player is None or isinstance(player, int)):
+                return {"error": "bad-call", "message": "a player is a number 0-3"}
             if p.get("op") == "join":
-                return {"player": await rt.join(str(p["name"]), str(p["token_hash"]),
-                                                p.get("player"))}
+                return {"player": await rt.join(str(p["name"]), str(p["token_hash"]), player)}
             if p.get("op") == "start":
-                await rt.start(int(p["player"]))
+                if player is None:
+                    return {"error": "bad-call", "message": "start names the player"}
+                await rt.start(player)
                 return {}
             if p.get("op") == "info":
                 return {"table": rt.info()}

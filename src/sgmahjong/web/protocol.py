@@ -11,7 +11,7 @@ knows a rule: views and legal actions come from the engine, redaction from
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from ..bot.wire import view_json
 from ..english import tile_name
@@ -90,13 +90,76 @@ def public_view_json(state: TableState) -> JSON:
     return v
 
 
+class PatternLine(TypedDict):
+    id: str
+    name: str
+    count: int
+    tai: int
+
+
+class WinLine(TypedDict):
+    player: int                 # players are match players 0-3
+    name: str
+    seat: int
+    tile: str
+    tile_name: str
+    discarder: int | None       # None: self-drawn
+    self_drawn: bool
+    context: list[str]
+    tai: int
+    raw_tai: int
+    shape: str
+    patterns: list[PatternLine]
+    text: str                   # the sentence to show
+    hand: NotRequired[JSON]     # the winner's whole hand, added by the table
+
+
+class PaymentLine(TypedDict):
+    payer: int | None
+    payee: int
+    amount: int
+    why: str
+    text: str
+
+
+class PayoutLine(TypedDict):
+    player: int
+    amount: int
+    reason: str
+    text: str
+
+
+class BaoLine(TypedDict):
+    player: int
+    winner: int
+    case: str
+    tile: str
+    text: str
+
+
+class HandSummary(TypedDict):
+    """A hand-end's ``hand`` (docs/web.md)."""
+
+    number: int
+    round_wind: int
+    banker: int
+    drawn: str | None
+    drawn_text: str | None
+    wins: list[WinLine]
+    payments: list[PaymentLine]
+    payouts: list[PayoutLine]
+    bao: list[BaoLine]
+    deltas: list[int]
+    scores: list[int]
+
+
 def pattern_name(pid: str) -> str:
     p = PATTERNS.get(pid)
     return p.english if p else pid.replace("-", " ").title()
 
 
 def hand_summary(record: HandRecord, names: Sequence[str], scores: Sequence[int], *,
-                 counts_tai: bool | None = None) -> JSON:
+                 counts_tai: bool | None = None) -> HandSummary:
     """What the page shows after a hand: each win's tai breakdown, the payments (by match
     player), the instant payouts and Bao along the way, the hand's deltas and the scores
     after it. Each win, payment, payout and Bao line, and a drawn hand, carries ``text``:
@@ -108,14 +171,14 @@ def hand_summary(record: HandRecord, names: Sequence[str], scores: Sequence[int]
     def name(seat: int | None) -> str | None:
         return None if seat is None else names[player(seat)]
 
-    wins = []
-    payments = []
-    payouts = []
-    bao = []
+    wins: list[WinLine] = []
+    payments: list[PaymentLine] = []
+    payouts: list[PayoutLine] = []
+    bao: list[BaoLine] = []
     for e in record.events:
         if isinstance(e, Won):
             wins.append({
-                "player": player(e.seat), "name": name(e.seat),
+                "player": player(e.seat), "name": names[player(e.seat)],
                 "seat": int(e.seat), "tile": e.tile.text, "tile_name": tile_name(e.tile),
                 "discarder": None if e.discarder is None else player(e.discarder),
                 "self_drawn": e.discarder is None, "context": list(e.context),
@@ -198,9 +261,10 @@ def hints_json(v: PlayerView, legal: Sequence[Action],
     except ImportError:  # the hints module is optional
         return None
     h = hints(v, legal, history)
+    win_line = None if h.win is None else h.win.sentence.removesuffix(".") + f": press {WIN_KEY}."
     win = None if h.win is None else {
         "tile": None if h.win.tile is None else h.win.tile.text, "tai": h.win.tai,
-        "text": h.win.sentence.removesuffix(".") + f": press {WIN_KEY}."}
+        "text": win_line}
     out: JSON = {
         "waits": h.waits.sentence, "tai": h.tai.sentence,
         "claims": [{"action": c.action.to_json(), "take": c.take, "text": c.sentence}
@@ -208,8 +272,8 @@ def hints_json(v: PlayerView, legal: Sequence[Action],
         "bao": [b.sentence for b in h.bao], "discard": None, "win": win,
         "threats": [{"seat": int(t.seat), "text": t.sentence} for t in h.threats]}
     lines: list[tuple[str, str]] = []
-    if win is not None:
-        lines.append(("win", win["text"]))
+    if win_line is not None:
+        lines.append(("win", win_line))
     lines.extend(("claim", c.sentence) for c in h.claims)
     if h.discard is not None:
         out["discard"] = {"tile": h.discard.tile.text, "name": tile_name(h.discard.tile),
@@ -237,6 +301,6 @@ def time_up_text(action: Action) -> str:
 
 
 __all__ = ["CLIENT_TYPES", "MAX_MESSAGE", "PROTOCOL", "WIN_KEY", "ClientMessage",
-           "ProtocolError", "early_answer", "error", "hand_summary", "hints_json",
-           "parse_client", "pattern_name", "public_view_json", "redact", "review_json",
-           "standings", "time_up_text"]
+           "HandSummary", "ProtocolError", "early_answer", "error", "hand_summary",
+           "hints_json", "parse_client", "pattern_name", "public_view_json", "redact",
+           "review_json", "standings", "time_up_text"]

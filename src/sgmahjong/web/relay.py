@@ -192,10 +192,10 @@ class RemoteTable:
     async def join(self, name: str, token_hash: str, player: int | None = None) -> int:
         reply = await self.lobby.call(self.id, "join", {"name": name, "token_hash": token_hash,
                                                         "player": player})
-        player = reply.get("player")
-        if not isinstance(player, int):
+        seated = reply.get("player")
+        if not isinstance(seated, int):
             raise TableError("bad-reply", "the server playing this table gave no seat")
-        return player
+        return seated
 
     async def start(self, player: int) -> None:
         await self.lobby.call(self.id, "start", {"player": player})

@@ -46,7 +46,7 @@ from ..render.words import (
 )
 from ..rules import Ruleset
 from ..tiles import Seat, format_tiles
-from .protocol import hand_summary
+from .protocol import HandSummary, hand_summary
 
 WINDS = ("East", "South", "West", "North")
 
@@ -130,7 +130,7 @@ class ReplayHand(TypedDict):
     banker: int
     players: list[int]      # the match player at seats 0-3
     steps: list[Step]
-    summary: JSON           # as in hand-end (protocol.hand_summary)
+    summary: HandSummary    # as in hand-end
 
 
 class HandTitle(TypedDict):
@@ -241,7 +241,7 @@ def replay_index(hands: Sequence[ReplayHand], names: Sequence[str],
     """The replay without its frames: which hands there are and how each ended."""
     def title(h: ReplayHand) -> str:
         wins = h["summary"]["wins"]
-        if isinstance(wins, list) and wins:
+        if wins:
             return ", ".join(f"{w['name']} wins" for w in wins)
         return "drawn"
 

@@ -9,7 +9,7 @@ be driven by a test as well as by a server.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -191,7 +191,7 @@ class ReviewHand:
     events: tuple[Event, ...]
     seat: Seat
     rules: Ruleset
-    notes: dict[int, JSON]
+    notes: Mapping[int, Mapping[str, object]]   # each event's meta, by index in the hand
     names: list[str]
 
 

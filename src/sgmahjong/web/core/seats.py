@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from ...game.codec import JSON
 
@@ -36,6 +36,15 @@ class TableRow(Protocol):
 
     @property
     def seats(self) -> Sequence[SeatRow]: ...
+
+
+class TableChoices(TypedDict, total=False):
+    """What the creator chose beyond the rules, stored with the table (the lobby writes
+    it: a stored row's ``options``)."""
+
+    ai: list[str]       # the AI level of each of chairs 1-3
+    standin: str        # the level that plays for an away human
+    ladder: str         # the ladder rung, at a ladder table
 
 
 @dataclass(frozen=True)

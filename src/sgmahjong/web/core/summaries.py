@@ -16,10 +16,10 @@ from ...record import STANDIN, Record, record_from_match
 from ...rules.model import Ruleset
 from ...tiles import Seat
 from ..ladder import hand_ladder, match_ladder
-from ..protocol import hand_summary, review_json, standings
+from ..protocol import HandSummary, hand_summary, review_json, standings
 from .messages import Outbox, ReviewHand, SetStatus
 from .seating import TableError
-from .seats import Slot, Timing
+from .seats import Slot, TableChoices, Timing
 from .server import Board
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class Summaries:
     status: str
     quick: bool
     hints: bool
-    options: JSON
+    options: TableChoices
     slots: list[Slot]
     spectators: set[int]
     player_of: dict[int, int | None]
@@ -43,7 +43,7 @@ class Summaries:
     events: list[Event]
     event_hand: list[int]
     bankers: list[int]
-    last_summary: JSON | None
+    last_summary: HandSummary | None
     hand_end_due: bool
     reviews: dict[tuple[int, int], Review | None]
     reviewing: set[tuple[int, int]]
@@ -121,7 +121,7 @@ class Summaries:
         return {"players": players,
                 "totals": [st.scores[p] + hand[seat] for seat, p in enumerate(players)]}
 
-    def _summary(self, rec: HandRecord, game: Game) -> JSON:
+    def _summary(self, rec: HandRecord, game: Game) -> HandSummary:
         """The hand-end summary, each win with the winner's whole hand: a win lays it open
         to the table (tiles in hand, the winning one among them, declared sets, bonus
         tiles), as in the terminal."""

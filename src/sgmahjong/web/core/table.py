@@ -10,7 +10,7 @@ no sockets, database, threads or event loop.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...agents.danger import discard_history
 from ...game import Event, Game, HandStarted, IllegalAction, Match
@@ -19,6 +19,7 @@ from ...record import STANDIN
 from ...rules.loading import rules_from_dict
 from ..protocol import (
     PROTOCOL,
+    HandSummary,
     error,
 )
 from .chairs import Chairs
@@ -47,7 +48,7 @@ from .messages import (
     WakeAt,
 )
 from .seating import TableError, default_standin
-from .seats import Slot, TableRow, Timing
+from .seats import Slot, TableChoices, TableRow, Timing
 from .server import Ack, SeatHello, TableChanged, Welcome
 
 if TYPE_CHECKING:
@@ -67,7 +68,8 @@ class TableCore(Chairs):
         self.quick = row.quick
         self.seed = row.seed
         self.hints = row.hints
-        self.options = dict(row.options)
+        # written by the lobby alone (TableChoices), read back as stored
+        self.options = cast(TableChoices, dict(row.options))
         by_player = {s.player: s for s in row.seats}
         self.slots: list[Slot] = []
         for p in range(4):
@@ -101,7 +103,7 @@ class TableCore(Chairs):
         self.events: list[Event] = []
         self.event_hand: list[int] = []        # the hand (index) of each event
         self.bankers: list[int] = []           # the banker (match player) of each hand
-        self.last_summary: JSON | None = None
+        self.last_summary: HandSummary | None = None
         self.hand_end_due = False              # a hand ended; its hand-end waits on reviews
         # the review of a human's play in a hand, by (hand, player): worked out at the hand
         # end (or when a player comes back to a table rebuilt since) and sent to them alone
