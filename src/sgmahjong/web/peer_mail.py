@@ -155,7 +155,7 @@ class PeerMail:
         try:
             player = p.get("player")
             if not (player is None or isinstance(player, int)):
-                return {"error": "bad-call", "message": "a player is a number 0-3"}
+                return {"error": "bad-call", "message": "field 'player' must be a number"}
             if p.get("op") == "join":
                 return {"player": await rt.join(str(p["name"]), str(p["token_hash"]), player)}
             if p.get("op") == "start":

@@ -203,9 +203,9 @@ class Summaries:
         hands reviewed for them as they ended), when there is one."""
         scores = self.match.state.scores
         msg: JSON = {"type": "match-end", "scores": list(scores),
-                               "standings": standings(self.names, scores),
-                               "record": f"/api/tables/{self.id}/record",
-                               "replay": f"/t/{self.id}/replay"}
+                     "standings": standings(self.names, scores),
+                     "record": f"/api/tables/{self.id}/record",
+                     "replay": f"/t/{self.id}/replay"}
         stars = match_ladder(self.options, self.match)
         if stars is not None:
             msg["ladder"] = stars
