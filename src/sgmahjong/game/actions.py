@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..tiles import Tile
-from .codec import CODECS, Message, register
+from .codec import CODECS, Message, MessageError, register
 
 KONG_KINDS = ("concealed", "added", "claimed")
 _ACTIONS: dict[str, type[Message]] = {}
@@ -77,3 +77,13 @@ class Pass(Action):
 
 # an action inside another message (the web table's "action" message) reads as its own JSON
 CODECS["Action"] = (lambda a: a.to_json(), Action.from_json)
+
+
+def _actions_in(v: object) -> tuple[Action, ...]:
+    if not isinstance(v, list):
+        raise MessageError(f"actions are a list of action objects, got {v!r}")
+    return tuple(Action.from_json(a) for a in v)
+
+
+# the legal actions of a decision (the web table's "request" message)
+CODECS["tuple[Action, ...]"] = (lambda v: [a.to_json() for a in v], _actions_in)

@@ -66,6 +66,27 @@ CODECS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
     "tuple[str, ...]": (list, _tuple_of(str)),
 }
 
+JSON = dict[str, object]
+"""A JSON object carried whole inside a message (a view, an event as a seat may see it):
+its shape is declared by the code that builds it, the codec only checks it is an object."""
+
+
+def _object_in(v: object) -> JSON:
+    if not isinstance(v, dict):
+        raise MessageError(f"expected a JSON object, got {v!r}")
+    return v
+
+
+def _objects_in(v: object) -> tuple[JSON, ...]:
+    if not isinstance(v, list):
+        raise MessageError(f"expected a list of JSON objects, got {v!r}")
+    return tuple(_object_in(x) for x in v)
+
+
+CODECS["JSON"] = (lambda v: v, _object_in)
+CODECS["JSON | None"] = (lambda v: v, lambda v: None if v is None else _object_in(v))
+CODECS["tuple[JSON, ...]"] = (list, _objects_in)
+
 M = TypeVar("M", bound="Message")
 
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from html import escape
 from importlib import resources
-from typing import Any
 
 from fastapi import FastAPI, Header, HTTPException, Request
 from fastapi.exception_handlers import http_exception_handler
@@ -16,9 +15,11 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..game.codec import JSON
 from ..record import dumps_record
 from ..render.svg import sprite_sheet
 from ..rules.loading import PRESETS
+from ..rules.model import Ruleset
 from ..store.db import TableStore
 from ..store.requests import Claim, RequestLog
 from .config import WebConfig
@@ -32,7 +33,7 @@ from .protocol import (
     MAX_MESSAGE,
     PROTOCOL,
 )
-from .replay import replay_index, table_replay
+from .replay import ReplayHand, ReplayIndex, replay_index, table_replay
 from .runtime import TableError, level_names
 from .scorekeeper import router as scorekeeper_router
 from .sockets import WSConn, add_socket_route
@@ -132,14 +133,15 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.include_router(scorekeeper_router(db, cfg))
 
-    async def table_rules(table_id: str) -> Any:
+    async def table_rules(table_id: str) -> Ruleset | None:
         rt = await lobby.get(table_id)
         return None if rt is None else rt.rules
 
     app.include_router(learn_router(table_rules))
 
     @app.middleware("http")
-    async def headers(request: Request, call_next: Any) -> Response:
+    async def headers(request: Request,
+                      call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         response: Response = await call_next(request)
         response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
@@ -187,8 +189,8 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
             return not_found_page("Page not found", "There is no page at this address.")
         return await http_exception_handler(request, exc)
 
-    @app.get("/api/options")
-    async def options() -> dict[str, Any]:
+    @app.get("/api/options", response_model=None)
+    async def options() -> JSON:
         return {"presets": list(PRESETS), "levels": level_names(),
                 "default_ai": default_ai("casual"),
                 "default_ai_by_rules": {p: default_ai(p) for p in PRESETS},
@@ -211,8 +213,8 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
                                  "table": rt.info()}, status_code=201)
         return await once(request, requests, run)
 
-    @app.get("/api/tables/{table_id}")
-    async def table_info(table_id: str) -> dict[str, Any]:
+    @app.get("/api/tables/{table_id}", response_model=None)
+    async def table_info(table_id: str) -> JSON:
         return await (await table_or_404(table_id)).live_info()
 
     @app.post("/api/tables/{table_id}/join", response_model=None)
@@ -258,7 +260,8 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
                                           f"sgmahjong-{rt.id}.jsonl"})
 
     @app.get("/api/tables/{table_id}/replay", response_model=None)
-    async def replay(table_id: str, hand: int | None = None) -> dict[str, Any] | JSONResponse:
+    async def replay(table_id: str, hand: int | None = None
+                     ) -> ReplayIndex | ReplayHand | JSONResponse:
         rt = await table_or_404(table_id)
         try:
             rec = rt.record()   # refuses an unfinished table: the record shows the walls

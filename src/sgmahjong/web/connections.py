@@ -20,6 +20,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .clock import Clock
+from .guard import ASGIApp
 from .limits import WebLimits
 
 _LATE = b"the request headers did not arrive in time\n"
@@ -90,7 +91,7 @@ def guarded_protocol(limits: WebLimits, clock: Clock) -> type[GuardedH11]:
         "max_connections": limits.max_connections})
 
 
-def server_config(app: Any, limits: WebLimits, clock: Clock) -> uvicorn.Config:
+def server_config(app: ASGIApp, limits: WebLimits, clock: Clock) -> uvicorn.Config:
     """uvicorn's settings for ``serve``: every timeout and cap from ``limits``."""
     return uvicorn.Config(
         app, log_level="warning", ws_max_size=64 * 1024,

@@ -8,9 +8,10 @@ the browser keeps the stars (and knows which ones are new).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict
 
 from ..game import HandRecord, Match
+from ..game.codec import JSON
 from ..store.ladder import (
     ALL_DONE,
     GOALS,
@@ -26,7 +27,7 @@ PLAYER = 0
 """The ladder player: the table's creator (a ladder table is solo)."""
 
 
-def ladder_json() -> dict[str, Any]:
+def ladder_json() -> JSON:
     """The ladder for the lobby: rungs, goals, and the order to suggest them in."""
     return {
         "rungs": [{"id": t.id, "name": t.name, "opponents": list(t.opponents),
@@ -47,7 +48,12 @@ def bad_rung(rung_id: str) -> str:
             f"{', '.join(t.id for t in TABLES)}")
 
 
-def hand_ladder(options: Mapping[str, Any], record: HandRecord) -> dict[str, Any] | None:
+class Stars(TypedDict):
+    rung: object        # the rung's id, as the table stored it
+    earned: list[str]   # goal ids
+
+
+def hand_ladder(options: Mapping[str, object], record: HandRecord) -> Stars | None:
     """``{rung, earned}``: the goals the ladder player met in this hand (None off the ladder)."""
     rung = options.get("ladder")
     if not rung:
@@ -56,7 +62,7 @@ def hand_ladder(options: Mapping[str, Any], record: HandRecord) -> dict[str, Any
     return {"rung": rung, "earned": hand_stars(tai)}
 
 
-def match_ladder(options: Mapping[str, Any], match: Match) -> dict[str, Any] | None:
+def match_ladder(options: Mapping[str, object], match: Match) -> Stars | None:
     """``{rung, earned}`` for the whole match: every hand's stars and the quick game's, so a
     browser that missed a hand's end still gets them."""
     rung = options.get("ladder")
@@ -64,7 +70,8 @@ def match_ladder(options: Mapping[str, Any], match: Match) -> dict[str, Any] | N
         return None
     earned: list[str] = []
     for rec in match.hands:
-        for g in (hand_ladder(options, rec) or {}).get("earned", []):
+        stars = hand_ladder(options, rec)
+        for g in [] if stars is None else stars["earned"]:
             if g not in earned:
                 earned.append(g)
     if match.quick and match.state.ended:

@@ -14,13 +14,13 @@ from collections.abc import Awaitable, Callable
 from functools import cache
 from html import escape
 from importlib import resources
-from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from ..errors import SgmahjongError
+from ..game.codec import JSON
 from ..render.lesson import lesson_steps
 from ..render.pages import (
     PAGE_TITLES,
@@ -169,7 +169,7 @@ _NOT_HERE = """<!doctype html>
 
 
 @cache
-def _lesson_json() -> list[dict[str, Any]]:
+def _lesson_json() -> list[JSON]:
     return lesson_steps()
 
 
@@ -225,15 +225,15 @@ def router(table_rules: TableRules) -> APIRouter:
         return HTMLResponse(page_html(p, rules, query, table))
 
     @r.get("/api/learn/{page_id}", response_model=None)
-    async def learn_json(request: Request, page_id: str) -> dict[str, Any] | JSONResponse:
+    async def learn_json(request: Request, page_id: str) -> JSON | JSONResponse:
         try:
             p, rules, _, _ = await find(request, page_id)
         except LearnError as exc:
             return refuse(exc, False)  # type: ignore[return-value]
         return {"rules": rules.name, "page": p.to_json()}
 
-    @r.get("/api/lesson")
-    async def lesson() -> dict[str, Any]:
+    @r.get("/api/lesson", response_model=None)
+    async def lesson() -> JSON:
         return {"steps": _lesson_json()}
 
     return r

@@ -16,7 +16,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
@@ -24,6 +24,7 @@ from sqlalchemy import Connection
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import SgmahjongError
+from ..game.codec import JSON
 from ..ledger import HandNotFound, Ledger, LedgerError
 from ..rules.model import Ruleset
 from ..store.db import StoreError, TableStore
@@ -36,10 +37,11 @@ from .scorekeeper import BadInput, failure, pick_rules, read_json, refuse
 
 NEW_FIELDS = ("names", "rules", "house_rules", "stake")
 CONFLICT_TRIES = 5
-JSON = "application/json"
+JSON_TYPE = "application/json"
 KEPT_LEDGERS = 64
 """Ledgers kept read, by (view token, revision): a viewer polling an unchanged ledger, or
 an editor's next change, does not read the stored hands again."""
+R = TypeVar("R")
 
 
 def _fail(message: str, status: int) -> JSONResponse:
@@ -53,7 +55,7 @@ def download(stored: StoredLedger, ext: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="ledger-{clean}.{ext}"'}
 
 
-def ledger_view(stored: StoredLedger, led: Ledger, base: str) -> dict[str, Any]:
+def ledger_view(stored: StoredLedger, led: Ledger, base: str) -> JSON:
     out = led.summary()
     out.update(revision=stored.revision, can_edit=stored.can_edit, view=stored.id,
                view_url=f"{base}/ledger/{stored.id}")
@@ -139,7 +141,7 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
             new = how(led)
             if new == led:      # a hand restored twice: nothing to store
                 return Response(answer_bytes(ledger_view(stored, led, base)), status,
-                                media_type=JSON)
+                                media_type=JSON_TYPE)
             data = new.to_dict()
             body = answer_bytes(ledger_view(StoredLedger(stored.id, stored.revision + 1,
                                                          data, True), new, base))
@@ -152,13 +154,12 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
             except LedgerConflict:
                 continue
             read.put(stored.id, stored.revision + 1, new)
-            response = Response(body, status, media_type=JSON)
+            response = Response(body, status, media_type=JSON_TYPE)
             return response if claim is None else Stored(response)
         raise LedgerConflict("the ledger is being changed by others at this moment: "
                              "try again")
 
-    async def guarded(fn: Callable[[], Awaitable[Response | Stored | dict[str, Any]]]
-                      ) -> Response | Stored | dict[str, Any]:
+    async def guarded(fn: Callable[[], Awaitable[R]]) -> R | JSONResponse:
         try:
             return await fn()
         except LedgerConflict as exc:
@@ -173,9 +174,7 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
     def mutate(request: Request, work: Callable[[Claim | None], Awaitable[Response | Stored]]
                ) -> Awaitable[Response]:
         async def run(claim: Claim | None) -> Response | Stored:
-            out = await guarded(lambda: work(claim))
-            assert not isinstance(out, dict)
-            return out
+            return await guarded(lambda: work(claim))
         return once(request, requests, run)
 
     @r.get("/ledger", response_class=HTMLResponse)
@@ -190,7 +189,7 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
     async def create(request: Request) -> Response:
         client = request.client.host if request.client is not None else "unknown"
 
-        def new_ledger(body: Any) -> Ledger:
+        def new_ledger(body: object) -> Ledger:
             if not isinstance(body, dict):
                 raise BadInput("the request must be a JSON object")
             unknown = [k for k in body if k not in NEW_FIELDS]
@@ -231,30 +230,30 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
                 db.create(stored.data, (view, edit), with_answer)
                 read.put(view, 1, led)
                 return answer
-            response = Response(await run_in_threadpool(store_it), 201, media_type=JSON)
+            response = Response(await run_in_threadpool(store_it), 201, media_type=JSON_TYPE)
             return response if claim is None else Stored(response)
         return await mutate(request, work)
 
     @r.get("/api/ledgers/{token}", response_model=None)
-    async def show(token: str, request: Request, since: str | None = None) -> Any:
+    async def show(token: str, request: Request, since: str | None = None) -> Response:
         def look() -> Response:
             rev = None if since is None else _whole(since, "since")
             stored = db.load(token, changed_since())
             if stored is None:
                 raise BadInput(gone, 404)
             if stored.revision == rev:
-                out: dict[str, Any] = {"revision": rev, "unchanged": True}
+                out: JSON = {"revision": rev, "unchanged": True}
             else:
                 out = ledger_view(stored, read.get(stored), _base(request))
             # made here, in the worker thread: FastAPI would encode a returned dict of a
             # 500-hand ledger on the event loop
-            return Response(answer_bytes(out), media_type=JSON)
+            return Response(answer_bytes(out), media_type=JSON_TYPE)
 
         async def run() -> Response:
             return await run_in_threadpool(look)
         return await guarded(run)
 
-    async def entry_of(request: Request) -> Any:
+    async def entry_of(request: Request) -> JSON:
         body = await read_json(request)
         if not isinstance(body, dict):
             raise BadInput("a hand must be a JSON object")
@@ -294,7 +293,7 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
         return await mutate(request, work)
 
     @r.get("/api/ledgers/{token}/export.json", response_model=None)
-    async def export_json(token: str) -> Any:
+    async def export_json(token: str) -> Response:
         def export() -> Response:
             stored, led = open_ledger(token)
             return PlainTextResponse(led.dumps(), media_type="application/json",
@@ -305,7 +304,7 @@ def router(store: TableStore, page: Callable[[str], str], config: WebConfig) -> 
         return await guarded(run)
 
     @r.get("/api/ledgers/{token}/export.csv", response_model=None)
-    async def export_csv(token: str) -> Any:
+    async def export_csv(token: str) -> Response:
         def export() -> Response:
             stored, led = open_ledger(token)
             out = io.StringIO()

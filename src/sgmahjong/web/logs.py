@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import Any
+from typing import TextIO
 
 from sqlalchemy.exc import DBAPIError
 
@@ -96,7 +96,7 @@ class Episodes(logging.Filter):
 
 
 def install(level: int = logging.WARNING, quiet: float = 60.0,
-            stream: Any = None) -> logging.Handler:
+            stream: TextIO | None = None) -> logging.Handler:
     """Log the server's warnings and errors to ``stream`` (stderr) through :class:`OneLine`
     and :class:`Episodes`; returns the handler (to remove it again)."""
     handler = logging.StreamHandler(stream or sys.stderr)

@@ -16,7 +16,6 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
@@ -56,7 +55,7 @@ def bad_key(key: str) -> str | None:
     return None
 
 
-def json_answer(body: Any, status: int = 200) -> JSONResponse:
+def json_answer(body: object, status: int = 200) -> JSONResponse:
     return JSONResponse(body, status_code=status)
 
 
@@ -113,7 +112,7 @@ async def once(request: Request, log: RequestLog, run: Run) -> Response:
     return out
 
 
-def answer_bytes(body: Any) -> bytes:
+def answer_bytes(body: object) -> bytes:
     """``body`` as :class:`JSONResponse` renders it (to store it before it is sent)."""
     return json.dumps(body, ensure_ascii=False, allow_nan=False, indent=None,
                       separators=(",", ":")).encode("utf-8")

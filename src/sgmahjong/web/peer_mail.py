@@ -8,8 +8,9 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar, TypeVarTuple
 
+from ..game.codec import JSON
 from ..store.leases import (
     InboxRow,
     LeaseStore,
@@ -21,6 +22,7 @@ from .runtime import TableError, TableRuntime
 
 log = logging.getLogger("sgmahjong.web.peers")
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 
@@ -33,19 +35,19 @@ class PeerMail:
     epochs: dict[str, int]
     remote_conns: dict[str, RemoteConn]
     relays: dict[str, Relay]
-    calls: dict[str, asyncio.Future[dict[str, Any]]]
-    _out: list[tuple[str, str, dict[str, Any]]]
+    calls: dict[str, asyncio.Future[JSON]]
+    _out: list[tuple[str, str, JSON]]
     _out_wake: asyncio.Event
     _draining: set[str]
     _again: set[str]
     _outbox_busy: bool
     _outbox_again: bool
 
-    async def io(self, fn: Callable[..., T], *args: Any) -> T: ...
+    async def io(self, fn: Callable[[*Ts], T], *args: *Ts) -> T: ...
 
     # ------------------------------------------------------------ the owner's side
 
-    def send_to(self, peer: str, key: str, message: dict[str, Any]) -> None:
+    def send_to(self, peer: str, key: str, message: JSON) -> None:
         if peer == self.peer:       # relayed to ourselves (we took the table over)
             self._deliver(key, message)
             return
@@ -137,7 +139,7 @@ class PeerMail:
         elif row.kind == "msg":
             rc = self.remote_conns.get(row.conn)
             if rc is None:
-                self.send_to(row.peer, row.conn, error("stale", STALE))
+                self.send_to(row.peer, row.conn, error("stale", STALE).to_json())
                 return
             try:
                 msg = client_from_json(p)
@@ -149,13 +151,17 @@ class PeerMail:
             self.send_to(row.peer, row.conn, {"type": "reply", **await self._answer(rt, p)})
 
     @staticmethod
-    async def _answer(rt: TableRuntime, p: dict[str, Any]) -> dict[str, Any]:
+    async def _answer(rt: TableRuntime, p: JSON) -> JSON:
         try:
+            player = p.get("player")
+            if not (player is None or isinstance(player, int)):
+                return {"error": "bad-call", "message": "field 'player' must be a number"}
             if p.get("op") == "join":
-                return {"player": await rt.join(str(p["name"]), str(p["token_hash"]),
-                                                p.get("player"))}
+                return {"player": await rt.join(str(p["name"]), str(p["token_hash"]), player)}
             if p.get("op") == "start":
-                await rt.start(int(p["player"]))
+                if player is None:
+                    return {"error": "bad-call", "message": "start names the player"}
+                await rt.start(player)
                 return {}
             if p.get("op") == "info":
                 return {"table": rt.info()}
@@ -165,7 +171,7 @@ class PeerMail:
 
     # ------------------------------------------------------------ the relaying side
 
-    def _deliver(self, key: str, message: dict[str, Any]) -> None:
+    def _deliver(self, key: str, message: JSON) -> None:
         if key.startswith("call:"):
             fut = self.calls.get(key)
             if fut is not None and not fut.done():
@@ -196,12 +202,12 @@ class PeerMail:
         finally:
             self._outbox_busy = False
 
-    async def call(self, tid: str, op: str, args: dict[str, Any], *,
-                   timeout: float = CALL_TIMEOUT) -> dict[str, Any]:
+    async def call(self, tid: str, op: str, args: JSON, *,
+                   timeout: float = CALL_TIMEOUT) -> JSON:
         """Ask the table's owner to do ``op``; its answer, or the :class:`TableError` it
         gave."""
         key = f"call:{secrets.token_hex(12)}"
-        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
         self.calls[key] = fut
         try:
             self.leases.put_inbox(tid, self.peer, key, "call", {"op": op, **args})

@@ -27,8 +27,9 @@ import random
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TypeVar, TypeVarTuple
 
+from ..game.codec import JSON
 from ..store.db import StoredTable, TableStore
 from ..store.leases import (
     LEASE_TTL,
@@ -46,6 +47,7 @@ from .tables import Table
 
 log = logging.getLogger("sgmahjong.web.peers")
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 class PeerLobby(PeerMail, Lobby):
     """The lobby of one of several servers sharing a PostgreSQL database."""
@@ -60,8 +62,8 @@ class PeerLobby(PeerMail, Lobby):
         self.epochs: dict[str, int] = {}              # the tables this server plays
         self.remote_conns: dict[str, RemoteConn] = {}  # other servers' sockets at them
         self.relays: dict[str, Relay] = {}            # this server's sockets elsewhere
-        self.calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self._out: list[tuple[str, str, dict[str, Any]]] = []
+        self.calls: dict[str, asyncio.Future[JSON]] = {}
+        self._out: list[tuple[str, str, JSON]] = []
         self._out_wake = asyncio.Event()
         self._draining: set[str] = set()
         self._again: set[str] = set()
@@ -78,12 +80,12 @@ class PeerLobby(PeerMail, Lobby):
         self._beat_pool = ThreadPoolExecutor(1, thread_name_prefix="sgmahjong-beat")
         self._io_pool = ThreadPoolExecutor(8, thread_name_prefix="sgmahjong-relay")
 
-    async def io(self, fn: Callable[..., T], *args: Any) -> T:
+    async def io(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
         """Run a relaying database call in the relays' threads (the AI has the default
         pool): the loop serves the other sockets meanwhile."""
         return await asyncio.get_running_loop().run_in_executor(self._io_pool, fn, *args)
 
-    async def _beat(self, fn: Callable[..., T], *args: Any) -> T:
+    async def _beat(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._beat_pool, fn, *args)
 
     # ------------------------------------------------------------ life

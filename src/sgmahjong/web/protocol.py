@@ -1,15 +1,17 @@
-"""The web table's websocket messages: client messages checked, server messages built.
+"""The web table's websocket messages: client messages checked, what server messages carry.
 
 The server speaks the bot protocol (``hello``, ``event``, ``request``; see
 ``docs/protocol.md``) with numbered events (``n``) and a few table messages on top;
-``docs/web.md`` lists them all. Nothing here knows a rule: views and legal actions come
-from the engine, redaction from :func:`sgmahjong.record.redact_for`.
+``docs/web.md`` lists them all, and :mod:`~sgmahjong.web.core.server` declares each. Here
+are the objects they carry (summaries, reviews, hints, a spectator's view). Nothing here
+knows a rule: views and legal actions come from the engine, redaction from
+:func:`sgmahjong.record.redact_for`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from ..bot.wire import view_json
 from ..english import tile_name
@@ -23,6 +25,7 @@ from ..game import (
     TableState,
     view,
 )
+from ..game.codec import JSON
 from ..record import redact_for
 from ..render.words import (
     drawn_text,
@@ -41,6 +44,7 @@ from .core.client import (
     client_types,
     parse_client,
 )
+from .core.server import ErrorMessage, Pong
 
 if TYPE_CHECKING:
     from ..agents.danger import History
@@ -51,16 +55,16 @@ PROTOCOL = 1
 CLIENT_TYPES = client_types()
 
 
-def error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+def error(code: str, message: str) -> ErrorMessage:
+    return ErrorMessage(code, message)
 
 
-def early_answer(msg: ClientMessage, player: int | None, n: int) -> dict[str, Any] | None:
+def early_answer(msg: ClientMessage, player: int | None, n: int) -> Pong | ErrorMessage | None:
     """The answer to a message after the hello that never reaches the table: a ping (the
     pong carries ``n``, the last event number the socket has), a second hello, an action
     from a spectator (``player`` None). None: the message goes on to the table."""
     if msg.type == "ping":
-        return {"type": "pong", "n": n}
+        return Pong(n)
     if msg.type == "hello":
         return error("already-greeted", "this socket has already said hello")
     if player is None:
@@ -68,31 +72,80 @@ def early_answer(msg: ClientMessage, player: int | None, n: int) -> dict[str, An
     return None
 
 
-def event_json(n: int, event: dict[str, Any]) -> dict[str, Any]:
-    """An ``event`` message: the bot protocol's, with the event's number."""
-    return {"type": "event", "n": n, "event": event}
-
-
-def redact(event: Event | dict[str, Any], seat: int) -> dict[str, Any] | None:
+def redact(event: Event | JSON, seat: int) -> JSON | None:
     """``event`` as ``seat`` may see it (``-1``: a spectator, who sees no hidden tile)."""
     out = redact_for([event], seat)
     return out[0] if out else None
 
 
-def public_view_json(state: TableState) -> dict[str, Any]:
+def public_view_json(state: TableState) -> JSON:
     """What a spectator sees: the public part of a view, no concealed tiles."""
     v = view_json(view(state, Seat.EAST))
     v.update(seat=None, concealed="", last_drawn=None, must_discard=False)
     return v
 
 
-def request_json(rid: int, n: int, v: PlayerView, legal: Sequence[Action],
-                 deadline_ms: int = 0) -> dict[str, Any]:
-    """A decision for a human seat: the bot protocol's ``request`` and ``n``;
-    ``deadline_ms`` is the time left to answer (0: no limit)."""
-    return {"type": "request", "id": rid, "n": n, "seat": int(v.seat),
-            "legal": [a.to_json() for a in legal], "deadline_ms": deadline_ms,
-            "view": view_json(v)}
+class PatternLine(TypedDict):
+    id: str
+    name: str
+    count: int
+    tai: int
+
+
+class WinLine(TypedDict):
+    player: int                 # players are match players 0-3
+    name: str
+    seat: int
+    tile: str
+    tile_name: str
+    discarder: int | None       # None: self-drawn
+    self_drawn: bool
+    context: list[str]
+    tai: int
+    raw_tai: int
+    shape: str
+    patterns: list[PatternLine]
+    text: str                   # the sentence to show
+    hand: NotRequired[JSON]     # the winner's whole hand, added by the table
+
+
+class PaymentLine(TypedDict):
+    payer: int | None
+    payee: int
+    amount: int
+    why: str
+    text: str
+
+
+class PayoutLine(TypedDict):
+    player: int
+    amount: int
+    reason: str
+    text: str
+
+
+class BaoLine(TypedDict):
+    player: int
+    winner: int
+    case: str
+    tile: str
+    text: str
+
+
+class HandSummary(TypedDict):
+    """A hand-end's ``hand`` (docs/web.md)."""
+
+    number: int
+    round_wind: int
+    banker: int
+    drawn: str | None
+    drawn_text: str | None
+    wins: list[WinLine]
+    payments: list[PaymentLine]
+    payouts: list[PayoutLine]
+    bao: list[BaoLine]
+    deltas: list[int]
+    scores: list[int]
 
 
 def pattern_name(pid: str) -> str:
@@ -101,7 +154,7 @@ def pattern_name(pid: str) -> str:
 
 
 def hand_summary(record: HandRecord, names: Sequence[str], scores: Sequence[int], *,
-                 counts_tai: bool | None = None) -> dict[str, Any]:
+                 counts_tai: bool | None = None) -> HandSummary:
     """What the page shows after a hand: each win's tai breakdown, the payments (by match
     player), the instant payouts and Bao along the way, the hand's deltas and the scores
     after it. Each win, payment, payout and Bao line, and a drawn hand, carries ``text``:
@@ -114,7 +167,7 @@ def hand_summary(record: HandRecord, names: Sequence[str], scores: Sequence[int]
         return None if seat is None else names[player(seat)]
 
     end = hand_end(record.events, lambda seat: names[player(seat)])
-    wins = [{
+    wins: list[WinLine] = [{
         "player": player(e.seat), "name": name(e.seat),
         "seat": int(e.seat), "tile": e.tile.text, "tile_name": tile_name(e.tile),
         "discarder": None if e.discarder is None else player(e.discarder),
@@ -127,12 +180,12 @@ def hand_summary(record: HandRecord, names: Sequence[str], scores: Sequence[int]
                          counts_tai=tai_counted(e) if counts_tai is None
                          else counts_tai)}
         for e in end.wins]
-    payments = [{"payer": None if p.payer is None else player(p.payer),
+    payments: list[PaymentLine] = [{"payer": None if p.payer is None else player(p.payer),
                  "payee": player(p.payee), "amount": p.amount, "why": p.why, "text": p.text}
                 for p in end.payments]
-    payouts = [{"player": player(x.seat), "amount": x.amount, "reason": x.reason,
+    payouts: list[PayoutLine] = [{"player": player(x.seat), "amount": x.amount, "reason": x.reason,
                 "text": x.text} for x in end.payouts]
-    bao = [{"player": player(b.seat), "winner": player(b.winner), "case": b.case,
+    bao: list[BaoLine] = [{"player": player(b.seat), "winner": player(b.winner), "case": b.case,
             "tile": b.tile.text, "text": b.text} for b in end.bao]
     return {"number": record.number, "round_wind": int(record.round_wind),
             "banker": record.banker, "drawn": record.drawn,
@@ -141,7 +194,7 @@ def hand_summary(record: HandRecord, names: Sequence[str], scores: Sequence[int]
             "deltas": list(record.deltas), "scores": list(scores)}
 
 
-def standings(names: Sequence[str], scores: Sequence[int]) -> list[dict[str, Any]]:
+def standings(names: Sequence[str], scores: Sequence[int]) -> list[JSON]:
     """Players by score, best first; equal scores share a ``place`` (1, 1, 3 ...) and keep
     the seating order, as in the terminal and the ledger.
 
@@ -156,7 +209,7 @@ WIN_KEY = "W"
 """The key the web table gives Win; the win hint names it."""
 
 
-def review_json(r: Review) -> dict[str, Any]:
+def review_json(r: Review) -> JSON:
     """The review of one seat's play in the hand just ended, for that seat alone: ``head``
     (said when no decision was costly, else None), ``shown`` (the costliest decisions, each
     ``{"text", "tiles"}``: the sentence and the tiles it is about, the seat's then Owl's),
@@ -175,7 +228,7 @@ def review_json(r: Review) -> dict[str, Any]:
 
 
 def hints_json(v: PlayerView, legal: Sequence[Action],
-               history: History | None = None) -> dict[str, Any] | None:
+               history: History | None = None) -> JSON | None:
     """The hint panel for ``v`` from :mod:`sgmahjong.agents.hints`, or None without it.
 
     ``lines`` holds every sentence to show, in order, each ``{"kind", "text"}`` (kinds:
@@ -190,18 +243,19 @@ def hints_json(v: PlayerView, legal: Sequence[Action],
     except ImportError:  # the hints module is optional
         return None
     h = hints(v, legal, history)
+    win_line = None if h.win is None else h.win.sentence.removesuffix(".") + f": press {WIN_KEY}."
     win = None if h.win is None else {
         "tile": None if h.win.tile is None else h.win.tile.text, "tai": h.win.tai,
-        "text": h.win.sentence.removesuffix(".") + f": press {WIN_KEY}."}
-    out: dict[str, Any] = {
+        "text": win_line}
+    out: JSON = {
         "waits": h.waits.sentence, "tai": h.tai.sentence,
         "claims": [{"action": c.action.to_json(), "take": c.take, "text": c.sentence}
                    for c in h.claims],
         "bao": [b.sentence for b in h.bao], "discard": None, "win": win,
         "threats": [{"seat": int(t.seat), "text": t.sentence} for t in h.threats]}
     lines: list[tuple[str, str]] = []
-    if win is not None:
-        lines.append(("win", win["text"]))
+    if win_line is not None:
+        lines.append(("win", win_line))
     lines.extend(("claim", c.sentence) for c in h.claims)
     if h.discard is not None:
         out["discard"] = {"tile": h.discard.tile.text, "name": tile_name(h.discard.tile),
@@ -229,7 +283,6 @@ def time_up_text(action: Action) -> str:
 
 
 __all__ = ["CLIENT_TYPES", "MAX_MESSAGE", "PROTOCOL", "WIN_KEY", "ClientMessage",
-           "ProtocolError", "early_answer", "error", "event_json", "hand_summary", "hints_json",
-           "parse_client", "pattern_name", "public_view_json", "redact", "request_json",
-           "review_json",
-           "standings", "time_up_text"]
+           "HandSummary", "ProtocolError", "early_answer", "error", "hand_summary",
+           "hints_json", "parse_client", "pattern_name", "public_view_json", "redact",
+           "review_json", "standings", "time_up_text"]

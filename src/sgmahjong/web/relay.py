@@ -12,8 +12,9 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar, TypeVarTuple
 
+from ..game.codec import JSON
 from ..record import Record
 from ..rules.loading import rules_from_dict
 from ..rules.model import Ruleset
@@ -21,6 +22,7 @@ from ..store.db import StoredTable, TableStore
 from ..store.leases import LeaseStore
 from .config import WebConfig
 from .core.client import ClientMessage
+from .core.server import ServerMessage, wire
 from .protocol import early_answer, error
 from .runtime import TableError, TableRuntime
 from .security import token_matches
@@ -28,6 +30,7 @@ from .tables import Conn
 
 log = logging.getLogger("sgmahjong.web.peers")
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 class Hub(Protocol):
@@ -39,12 +42,12 @@ class Hub(Protocol):
     leases: LeaseStore
     relays: dict[str, Relay]
 
-    async def io(self, fn: Callable[..., T], *args: Any) -> T: ...
+    async def io(self, fn: Callable[[*Ts], T], *args: *Ts) -> T: ...
 
-    async def call(self, tid: str, op: str, args: dict[str, Any], *,
-                   timeout: float = ...) -> dict[str, Any]: ...
+    async def call(self, tid: str, op: str, args: JSON, *,
+                   timeout: float = ...) -> JSON: ...
 
-    def send_to(self, peer: str, key: str, message: dict[str, Any]) -> None: ...
+    def send_to(self, peer: str, key: str, message: JSON) -> None: ...
 
 
 CALL_TIMEOUT = 10.0       # seconds a relayed join or start waits for the owner's answer
@@ -65,8 +68,8 @@ class RemoteConn:
         self.player = player
         self.table_id = table_id
 
-    def send(self, message: dict[str, Any]) -> None:
-        self.lobby.send_to(self.peer, self.key, message)
+    def send(self, message: ServerMessage | JSON) -> None:
+        self.lobby.send_to(self.peer, self.key, wire(message))
 
 
 class Relay:
@@ -83,7 +86,8 @@ class Relay:
         # dead): attach again at the next beat, from the last event delivered
         self.lost = False
 
-    def deliver(self, message: dict[str, Any]) -> None:
+    def deliver(self, message: JSON) -> None:
+        """A message from the owner, written to the socket as the owner built it."""
         if message.get("type") == "event":
             n = message.get("n")
             if isinstance(n, int):
@@ -114,10 +118,10 @@ class RemoteTable:
         row = store.load_table(self.id) or self.row
         return TableRuntime(store, self.lobby.config, row, store.load_events(self.id))
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> JSON:
         return self._snapshot().info()
 
-    async def live_info(self) -> dict[str, Any]:
+    async def live_info(self) -> JSON:
         """The table as its owner sees it, who is connected included; the stored facts
         (nobody connected) when the owner does not answer in time."""
         try:
@@ -188,7 +192,10 @@ class RemoteTable:
     async def join(self, name: str, token_hash: str, player: int | None = None) -> int:
         reply = await self.lobby.call(self.id, "join", {"name": name, "token_hash": token_hash,
                                                         "player": player})
-        return int(reply["player"])
+        seated = reply.get("player")
+        if not isinstance(seated, int):
+            raise TableError("bad-reply", "the server playing this table gave no seat")
+        return seated
 
     async def start(self, player: int) -> None:
         await self.lobby.call(self.id, "start", {"player": player})

@@ -12,7 +12,7 @@ players, whose seats move with the banker.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TypedDict
 
 from ..english import chow_name, count, tile_list, tile_name
 from ..game import (
@@ -33,6 +33,7 @@ from ..game import (
     Won,
     apply,
 )
+from ..game.codec import JSON
 from ..game.wall import KIND
 from ..record import Record
 from ..render.words import (
@@ -45,7 +46,7 @@ from ..render.words import (
 )
 from ..rules import Ruleset
 from ..tiles import Seat, format_tiles
-from .protocol import hand_summary
+from .protocol import HandSummary, hand_summary
 
 WINDS = ("East", "South", "West", "North")
 
@@ -99,10 +100,65 @@ def _tiles(ids: Sequence[int], *, sort: bool = True) -> str:
     return format_tiles((KIND[i] for i in ids), sort=sort)
 
 
-def snapshot(state: TableState, base: Sequence[int]) -> dict[str, Any]:
+class SeatTiles(TypedDict):
+    concealed: str
+    drawn: str | None       # the tile just drawn, while it is in the hand
+    melds: list[JSON]       # each {kind, tiles}
+    bonus: str
+    discards: str
+
+
+class Snapshot(TypedDict):
+    seats: list[SeatTiles]
+    turn: int
+    phase: str
+    window: str | None
+    wall: int               # draws left
+    wall_tiles: int
+    scores: list[int]       # by seat
+
+
+class Step(Snapshot):
+    n: int                  # the last event number the step covers
+    text: str
+    tile: str | None
+
+
+class ReplayHand(TypedDict):
+    number: int
+    round_wind: int
+    banker: int
+    players: list[int]      # the match player at seats 0-3
+    steps: list[Step]
+    summary: HandSummary    # as in hand-end
+
+
+class HandTitle(TypedDict):
+    number: int
+    round_wind: int
+    banker: int
+    steps: int
+    title: str
+
+
+class ReplayIndex(TypedDict):
+    players: list[str]
+    rules: str
+    quick: bool
+    scores: list[int]
+    hands: list[HandTitle]
+
+
+def _step(n: int, text: str, tile: str | None, snap: Snapshot) -> Step:
+    return {"n": n, "text": text, "tile": tile, "seats": snap["seats"], "turn": snap["turn"],
+            "phase": snap["phase"], "window": snap["window"], "wall": snap["wall"],
+            "wall_tiles": snap["wall_tiles"], "scores": snap["scores"]}
+
+
+def snapshot(state: TableState, base: Sequence[int]) -> Snapshot:
     """The whole table after some event: every seat's tiles, the wall, the scores by seat
     (``base``: the match scores of the seats before the hand)."""
-    seats = []
+    seats: list[SeatTiles] = []
     for n, s in enumerate(state.seats):
         drawn = None
         if (s.last_drawn is not None and state.turn == n and s.last_drawn in s.concealed):
@@ -134,37 +190,36 @@ def _deal_text(state: TableState, hand: int) -> str:
 
 
 def hand_steps(rules: Ruleset, events: Sequence[Event], base: Sequence[int],
-               first_n: int = 1) -> list[dict[str, Any]]:
+               first_n: int = 1) -> list[Step]:
     """The steps of one hand: the deal, then one step per event (a passed claim, which
     changes nothing one can see, joins the step before). ``first_n`` is the table's event
     number of the hand's first event, so a step can say which events it covers."""
     state = TableState.empty(rules)
-    steps: list[dict[str, Any]] = []
+    steps: list[Step] = []
     k = 0
     while k < len(events) and not isinstance(events[k], _DECISIONS):
         apply(state, events[k])
         k += 1
-    steps.append({"n": first_n + k - 1, "text": _deal_text(state, state.hand_number),
-                  "tile": None, **snapshot(state, base)})
+    steps.append(_step(first_n + k - 1, _deal_text(state, state.hand_number), None,
+                       snapshot(state, base)))
     for i in range(k, len(events)):
         e = events[i]
         apply(state, e)
         if isinstance(e, ClaimPassed):
-            steps[-1].update(n=first_n + i, **snapshot(state, base))
+            steps[-1] = _step(first_n + i, steps[-1]["text"], steps[-1]["tile"],
+                              snapshot(state, base))
             continue
         tile = getattr(e, "tile", None)
-        steps.append({"n": first_n + i,
-                      "text": describe(e, counts_tai=rules.scoring.counts_tai),
-                      "tile": tile.text if tile is not None else None,
-                      **snapshot(state, base)})
+        steps.append(_step(first_n + i, describe(e, counts_tai=rules.scoring.counts_tai),
+                           tile.text if tile is not None else None, snapshot(state, base)))
     return steps
 
 
-def replay_hands(record: Record, names: Sequence[str]) -> list[dict[str, Any]]:
+def replay_hands(record: Record, names: Sequence[str]) -> list[ReplayHand]:
     """Every hand of a record: its number, round wind, banker, the seat-to-player map, its
     steps, and the summary the table showed at its end (:func:`protocol.hand_summary`)."""
     match = Match(record.rules, record.seed, quick=record.quick)
-    out = []
+    out: list[ReplayHand] = []
     for first, events in record.hands():
         ms = match.state
         players = [ms.player_at(Seat(s)) for s in range(4)]
@@ -181,13 +236,13 @@ def replay_hands(record: Record, names: Sequence[str]) -> list[dict[str, Any]]:
     return out
 
 
-def replay_index(hands: Sequence[dict[str, Any]], names: Sequence[str],
-                 record: Record) -> dict[str, Any]:
+def replay_index(hands: Sequence[ReplayHand], names: Sequence[str],
+                 record: Record) -> ReplayIndex:
     """The replay without its frames: which hands there are and how each ended."""
-    def title(h: dict[str, Any]) -> str:
-        s = h["summary"]
-        if s["wins"]:
-            return ", ".join(f"{w['name']} wins" for w in s["wins"])
+    def title(h: ReplayHand) -> str:
+        wins = h["summary"]["wins"]
+        if wins:
+            return ", ".join(f"{w['name']} wins" for w in wins)
         return "drawn"
 
     return {"players": list(names), "rules": record.rules.name, "quick": record.quick,
@@ -197,11 +252,11 @@ def replay_index(hands: Sequence[dict[str, Any]], names: Sequence[str],
                       for h in hands]}
 
 
-_CACHE: dict[tuple[str, int], list[dict[str, Any]]] = {}
+_CACHE: dict[tuple[str, int], list[ReplayHand]] = {}
 _CACHE_SIZE = 16
 
 
-def table_replay(table_id: str, record: Record, names: Sequence[str]) -> list[dict[str, Any]]:
+def table_replay(table_id: str, record: Record, names: Sequence[str]) -> list[ReplayHand]:
     """:func:`replay_hands` of a finished table, kept for the next request: a watcher steps
     through hand after hand, and a finished table's record never changes."""
     key = (table_id, len(record.events))
@@ -214,5 +269,5 @@ def table_replay(table_id: str, record: Record, names: Sequence[str]) -> list[di
     return hands
 
 
-__all__ = ["describe", "hand_steps", "replay_hands", "replay_index", "snapshot",
-           "table_replay"]
+__all__ = ["ReplayHand", "ReplayIndex", "Snapshot", "Step", "describe", "hand_steps",
+           "replay_hands", "replay_index", "snapshot", "table_replay"]

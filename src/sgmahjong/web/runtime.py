@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Coroutine, Sequence
 
+from ..game.codec import JSON
 from ..record import Record
 from ..rules.model import Ruleset
 from ..store.db import StoredSeat, StoredTable, TableStore
@@ -54,6 +54,7 @@ from .core import (
     same_name,
 )
 from .core.client import ClientMessage
+from .core.server import HintsReply
 from .protocol import early_answer, error
 from .tables import Conn
 from .workers import Workers, hints, review, think
@@ -68,7 +69,7 @@ class TableRuntime:
     """One table in memory, rebuilt from the store by replaying its events."""
 
     def __init__(self, store: TableStore, config: WebConfig, row: StoredTable,
-                 events: Sequence[dict[str, Any]] = (), *,
+                 events: Sequence[JSON] = (), *,
                  workers: Workers | None = None) -> None:
         self.store = store
         self.config = config
@@ -87,7 +88,7 @@ class TableRuntime:
         self._timer: asyncio.Task[None] | None = None
         self._wake_at: float | None = None
         self._rewake: asyncio.Event | None = None
-        self._helpers: set[asyncio.Task[Any]] = set()
+        self._helpers: set[asyncio.Task[None]] = set()
         self.closed = False
         # called when a write finds that another server holds the table's lease
         self.on_lost: Callable[[], None] | None = None
@@ -130,12 +131,12 @@ class TableRuntime:
     def next_rid(self, value: int) -> None:
         self.core.next_rid = value
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> JSON:
         """The table as the lobby shows it (public)."""
         self.core.now = self.clock.now()
         return self.core.info()
 
-    async def live_info(self) -> dict[str, Any]:
+    async def live_info(self) -> JSON:
         """:meth:`info` where the table is played (another server's table asks its owner)."""
         return self.info()
 
@@ -334,7 +335,7 @@ class TableRuntime:
 
     async def _reload(self, actor: int | None) -> None:
         try:
-            payloads: list[dict[str, Any]] | None = await self.workers.io(
+            payloads: list[JSON] | None = await self.workers.io(
                 self.store.load_events, self.id)
         except Exception as exc:
             log.warning("table %s: the log could not be read back (%s)", self.id, exc)
@@ -342,7 +343,7 @@ class TableRuntime:
         out = self.core.handle(Reload(payloads, actor), self.clock.now())
         await self._carry_out(out.effects)
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Coroutine[object, object, None]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._helpers.add(task)
         task.add_done_callback(self._helpers.discard)
@@ -378,7 +379,7 @@ class TableRuntime:
         if data is None:
             conn.send(error("no-hints", "this server has no hints module"))
         else:
-            conn.send({"type": "hints", "n": job.n, "hints": data})
+            conn.send(HintsReply(job.n, data))
 
     async def _time(self) -> None:
         """Send the core a tick when the time it asked for comes."""

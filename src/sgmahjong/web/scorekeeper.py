@@ -12,13 +12,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from importlib import resources
-from typing import Any
+from typing import TypedDict
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import SgmahjongError
+from ..game.codec import JSON
 from ..game.payouts import bonus_payouts, kong_payout
 from ..game.wall import KIND
 from ..inputs import MAX_REQUEST_BYTES, InputError, decode, parse_json, parse_toml
@@ -61,9 +62,10 @@ def refuse(exc: SgmahjongError) -> JSONResponse:
     return failure(str(exc), exc.status if isinstance(exc, BadInput) else 400)
 
 
-async def read_json(request: Request) -> Any:
-    """The request body as JSON, refusing an oversized or malformed one by name (the
-    app's guard has already checked both; this holds for the router on its own too)."""
+async def read_json(request: Request) -> object:
+    """The request body as JSON (any JSON value: the caller checks its shape), refusing an
+    oversized or malformed one by name (the app's guard has already checked both; this
+    holds for the router on its own too)."""
     size = request.headers.get("content-length")
     if size is not None and size.isascii() and size.isdigit() and int(size) > MAX_BODY:
         raise BadInput(f"the request body is too large: at most {MAX_BODY} bytes", 413)
@@ -80,7 +82,7 @@ async def read_json(request: Request) -> Any:
         raise BadInput(str(exc)) from None
 
 
-def house_rules(text: Any, name: str = "house rules") -> Ruleset:
+def house_rules(text: object, name: str = "house rules") -> Ruleset:
     """A house-rule file's text read as the loader reads a file (a preset, ``extends``
     default standard, overridden field by field), refused by name when it is wrong."""
     if not isinstance(text, str):
@@ -100,7 +102,7 @@ def house_rules(text: Any, name: str = "house rules") -> Ruleset:
         raise BadInput(str(exc)) from None
 
 
-def pick_rules(body: Mapping[str, Any]) -> Ruleset:
+def pick_rules(body: Mapping[str, object]) -> Ruleset:
     """The rules a body names: ``house_rules`` text, else the ``rules`` preset (standard)."""
     if body.get("house_rules") is not None:
         if body.get("rules") is not None:
@@ -116,7 +118,14 @@ def pick_rules(body: Mapping[str, Any]) -> Ruleset:
     return rules_from_dict({"extends": name, "name": name}, f"preset {name}")
 
 
-def instant_payouts(scored: ScoredWin, dealt: bool) -> list[dict[str, Any]]:
+class InstantPayoutLine(TypedDict):
+    seat: str                   # the seat's letter, as the scorer's answer names seats
+    reason: str
+    amount: int
+    payments: dict[str, int]    # what each seat (by letter) pays (-) or gets (+)
+
+
+def instant_payouts(scored: ScoredWin, dealt: bool) -> list[InstantPayoutLine]:
     """The instant payouts the winner's shown hand earned (the engine's own functions):
     each kong and each bonus pair or set. ``dealt``: the bonus tiles were exposed during
     the deal (a pair then pays the higher amount)."""
@@ -131,7 +140,7 @@ def instant_payouts(scored: ScoredWin, dealt: bool) -> list[dict[str, Any]]:
              "payments": {s.letter: p.deltas[s] for s in Seat}} for p in found]
 
 
-def detail(scored: ScoredWin, dealt: bool) -> dict[str, Any]:
+def detail(scored: ScoredWin, dealt: bool) -> JSON:
     """What the calculator shows beyond the scorer's answer."""
     s = scored.rules.scoring
     lines = [{"payer": ln.payer.letter if ln.payer is not None else None,
@@ -147,8 +156,8 @@ def detail(scored: ScoredWin, dealt: bool) -> dict[str, Any]:
             "lines": lines, "instant": instant, "total": total}
 
 
-def score_body(body: Any,
-               ledger_rules: Callable[[str], Ruleset] | None = None) -> dict[str, Any]:
+def score_body(body: object,
+               ledger_rules: Callable[[str], Ruleset] | None = None) -> JSON:
     """``POST /api/score``: the scorer's answer for a request body (with ``detail`` extras);
     ``ledger_rules`` finds the rules of the ledger a ``ledger`` field names by its link."""
     if not isinstance(body, dict):
@@ -203,7 +212,7 @@ def router(store: TableStore, config: WebConfig | None = None) -> APIRouter:
         return rules_from_dict(stored.data["rules"], "the ledger's rules")
 
     @r.post("/api/score", response_model=None)
-    async def score(request: Request) -> dict[str, Any] | JSONResponse:
+    async def score(request: Request) -> JSON | JSONResponse:
         try:
             # house rules to read, a ledger to look up, a hand to score: not on the loop
             return await run_in_threadpool(score_body, await read_json(request),
@@ -217,8 +226,8 @@ def router(store: TableStore, config: WebConfig | None = None) -> APIRouter:
     async def score_page() -> HTMLResponse:
         return HTMLResponse(calculator)
 
-    @r.get("/api/score/options")
-    async def options() -> dict[str, Any]:
+    @r.get("/api/score/options", response_model=None)
+    async def options() -> JSON:
         presets = {name: {"bao": bool(rs.bao.cases), "instant": rs.instant.enabled,
                           "tai": rs.scoring.counts_tai}
                    for name in PRESETS for rs in [load_rules(name)]}

@@ -10,12 +10,13 @@ import asyncio
 import contextlib
 import json
 import logging
-from typing import Any
 
 from fastapi import FastAPI, WebSocket
 
+from ..game.codec import JSON
 from .clock import Clock
 from .config import WebConfig
+from .core.server import ServerMessage, wire
 from .lobby import Lobby
 from .protocol import (
     ClientMessage,
@@ -35,15 +36,15 @@ class WSConn:
     def __init__(self, ws: WebSocket, limit: int) -> None:
         self.ws = ws
         self.player: int | None = None
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(limit)
+        self.queue: asyncio.Queue[JSON | None] = asyncio.Queue(limit)
         self.dead = False
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: ServerMessage | JSON) -> None:
         if self.dead:
             return
         try:
-            self.queue.put_nowait(message)
+            self.queue.put_nowait(wire(message))
         except asyncio.QueueFull:
             self.dead = True
 

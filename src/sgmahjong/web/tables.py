@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
+from ..game.codec import JSON
 from ..record import Record
 from ..rules.model import Ruleset
 from .core.client import ClientMessage
+from .core.server import ServerMessage
 
 
 class Conn(Protocol):
-    """A socket as a table sees it: whose it is, and a send that never blocks."""
+    """A socket as a table sees it: whose it is, and a send that never blocks (a typed
+    message, or the JSON of one as built elsewhere: by the owner of a relayed table)."""
 
     player: int | None
 
-    def send(self, message: dict[str, Any]) -> None: ...
+    def send(self, message: ServerMessage | JSON) -> None: ...
 
 
 class Table(Protocol):
@@ -32,9 +35,9 @@ class Table(Protocol):
     @property
     def names(self) -> list[str]: ...
 
-    def info(self) -> dict[str, Any]: ...
+    def info(self) -> JSON: ...
 
-    async def live_info(self) -> dict[str, Any]: ...
+    async def live_info(self) -> JSON: ...
 
     def record(self) -> Record: ...
 

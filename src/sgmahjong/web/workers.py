@@ -16,9 +16,10 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar, TypeVarTuple
 
 from ..game import Action, PlayerView
+from ..game.codec import JSON
 from ..session.decisions import decide
 from ..session.reviews import review_of_hand
 from .core.messages import ReviewHand
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sgmahjong.web")
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 def think(agent: Agent, view: PlayerView,
@@ -46,7 +48,7 @@ def review(job: ReviewHand) -> Review:
     return review_of_hand(job.events, job.seat, job.rules, job.notes, job.names)
 
 
-def hints(view: PlayerView, legal: Sequence[Action], history: History) -> dict[str, Any] | None:
+def hints(view: PlayerView, legal: Sequence[Action], history: History) -> JSON | None:
     return hints_json(view, list(legal), history)
 
 
@@ -99,7 +101,7 @@ class Workers:
         self.processes = (os.cpu_count() or 1) if processes is None else processes
         self._io = ThreadPoolExecutor(io_threads, thread_name_prefix="sgmahjong-store")
 
-    async def cpu(self, fn: Callable[..., T], *args: Any) -> T:
+    async def cpu(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
         """``fn(*args)`` in the AI pool (a pool that broke is made again next time)."""
         pool = _pool(self.processes)
         try:
@@ -108,7 +110,7 @@ class Workers:
             _forget(self.processes, pool)
             raise
 
-    async def io(self, fn: Callable[..., T], *args: Any) -> T:
+    async def io(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
         """A blocking database call, in a thread: the loop serves the other tables."""
         return await asyncio.get_running_loop().run_in_executor(self._io, fn, *args)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .driver import Driver
 from .messages import (
@@ -12,7 +12,7 @@ from .messages import (
     SetStatus,
 )
 from .seating import TableError, ai_names, check_name, default_standin, unique_name
-from .seats import Slot
+from .seats import Slot, TableChoices
 
 if TYPE_CHECKING:
     pass
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 class Chairs(Driver):
     """The seating half of :class:`~.table.TableCore`."""
 
-    options: dict[str, Any]
+    options: TableChoices
 
     def _join(self, cmd: Join, out: Outbox) -> int:
         """Seat a newcomer: in a free chair before the start, or in an AI's chair between

@@ -11,7 +11,7 @@ later. Adding a message: a class here, and a handler in
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ...errors import SgmahjongError
 from ...game import Action
@@ -120,7 +120,7 @@ def parse_client(text: str | bytes) -> ClientMessage:
     return client_from_json(data)
 
 
-def client_from_json(data: Any) -> ClientMessage:
+def client_from_json(data: object) -> ClientMessage:
     """A client message from its JSON object (as relayed between servers)."""
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ProtocolError("malformed", "a message is a JSON object with a \"type\"")

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...bot.wire import hello
 from ...game import Action, Discard, Game, Pass
 from ...session.decisions import FailureNotices, checked, failure_notice
 from ...session.players import player_seed
@@ -22,6 +21,7 @@ from .messages import (
 )
 from .seating import default_standin, make_ai
 from .seats import Slot, Timing
+from .server import Ack, Notice, SeatHello, TableChanged
 
 if TYPE_CHECKING:
     pass
@@ -67,8 +67,7 @@ class Driver(Sending):
         action = decision.action
         if decision.failure is not None and self.ai_failures.first(slot.player):
             # the people at the table hear once that this AI plays safe moves now
-            self._broadcast(out, {"type": "notice", "code": "ai-failed",
-                                  "message": failure_notice(slot.name)})
+            self._broadcast(out, Notice("ai-failed", failure_notice(slot.name)))
         if time_up:
             self._time_up(g, seat, slot, action, out)
             return
@@ -87,9 +86,9 @@ class Driver(Sending):
         new = g.submit(seat, action)
         self._standin_next.add(int(seat))
         conns = sorted(slot.conns)
-        out.send(conns, {"type": "notice", "code": "time-up", "message": time_up_text(action)})
+        out.send(conns, Notice("time-up", time_up_text(action)))
         # as for an answer of theirs: the open request is closed
-        out.send(conns, {"type": "ack", "id": rid, "action": action.to_json()})
+        out.send(conns, Ack(rid, action))
         self._commit(new, out)
 
     def _think(self, seat: Seat, slot: Slot, out: Outbox, *, time_up: bool = False) -> None:
@@ -187,7 +186,7 @@ class Driver(Sending):
     def _send_table(self, out: Outbox) -> None:
         """The table's facts to every socket (who is connected included, so a presence
         change still waiting goes with them)."""
-        self._broadcast(out, {"type": "table", "table": self.info()})
+        self._broadcast(out, TableChanged(self.info()))
         self.table_sent_at = self.now
         self.presence_due = None
 
@@ -208,7 +207,7 @@ class Driver(Sending):
         for s in self.slots:
             s.ready = False
             s.newcomer = False
-            out.send(sorted(s.conns), hello(self.seat_of(s.player), self.rules))
+            out.send(sorted(s.conns), SeatHello.of(self.seat_of(s.player), self.rules))
         self._send_table(out)
         self._commit(list(g.events), out)
 

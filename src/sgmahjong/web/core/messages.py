@@ -9,14 +9,16 @@ be driven by a test as well as by a server.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ...game import Action, PlayerView
+from ...game import Action, Event, PlayerView
+from ...game.codec import JSON
 from ...rules.model import Ruleset
 from ...tiles import Seat
 from .client import ActionMessage, ClientMessage, HintsMessage, ReadyMessage
+from .server import ServerMessage, wire
 
 if TYPE_CHECKING:
     from ...agents import Agent
@@ -116,7 +118,7 @@ class Reload:
     """The stored log read back after a write failed (None: it could not be read);
     ``actor`` is the socket whose message made the events that were not stored."""
 
-    payloads: Sequence[dict[str, Any]] | None
+    payloads: Sequence[JSON] | None
     actor: int | None = None
 
 
@@ -138,7 +140,7 @@ class Store:
     dropped and the shell feeds :class:`Reload` back (with ``actor``)."""
 
     first: int
-    payloads: list[dict[str, Any]]
+    payloads: list[JSON]
     actor: int | None = None
     inbox: Inbox | None = None
 
@@ -159,10 +161,11 @@ class SetStatus:
 
 @dataclass(frozen=True)
 class Send:
-    """One message to each of ``conns`` (the same message: built once)."""
+    """One message to each of ``conns`` (the same message: built once, as it goes on the
+    wire)."""
 
     conns: tuple[int, ...]
-    message: dict[str, Any]
+    message: JSON
 
 
 @dataclass(frozen=True)
@@ -187,10 +190,10 @@ class ReviewHand:
 
     hand: int
     player: int
-    events: tuple[Any, ...]
+    events: tuple[Event, ...]
     seat: Seat
     rules: Ruleset
-    notes: dict[int, dict[str, Any]]
+    notes: Mapping[int, Mapping[str, object]]   # each event's meta, by index in the hand
     names: list[str]
 
 
@@ -232,9 +235,9 @@ class Outbox:
     def add(self, effect: Effect) -> None:
         self.effects.append(effect)
 
-    def send(self, conns: Sequence[int], message: dict[str, Any]) -> None:
+    def send(self, conns: Sequence[int], message: ServerMessage | JSON) -> None:
         if conns:
-            self.effects.append(Send(tuple(conns), message))
+            self.effects.append(Send(tuple(conns), wire(message)))
 
 
 __all__ = ["Act", "AskHints", "Attach", "Command", "Decided", "Detach", "Effect", "Expire",

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol, TypedDict
+
+from ...game.codec import JSON
+
+if TYPE_CHECKING:
+    from ...agents import Agent
 
 
 class SeatRow(Protocol):
@@ -21,15 +27,24 @@ class TableRow(Protocol):
 
     id: str
     status: str
-    rules: dict[str, Any]
+    rules: JSON
     preset: str
     quick: bool
     seed: int
     hints: bool
-    options: dict[str, Any]
+    options: JSON
 
     @property
-    def seats(self) -> list[Any]: ...
+    def seats(self) -> Sequence[SeatRow]: ...
+
+
+class TableChoices(TypedDict, total=False):
+    """What the creator chose beyond the rules, stored with the table (the lobby writes
+    it: a stored row's ``options``)."""
+
+    ai: list[str]       # the AI level of each of chairs 1-3
+    standin: str        # the level that plays for an away human
+    ladder: str         # the ladder rung, at a ladder table
 
 
 @dataclass(frozen=True)
@@ -65,7 +80,7 @@ class Slot:
     newcomer: bool = False       # took over an AI seat and has not connected yet
     # the seat's AI player (for a human: the stand-in), made at its first decision and
     # kept: its generator goes on from decision to decision as in the terminal game
-    agent: Any = None
+    agent: Agent | None = None
     human_from: int = 0          # the first hand (index) a person played in this chair
 
     def forget_request(self) -> None:

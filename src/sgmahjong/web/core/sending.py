@@ -4,17 +4,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from ...bot.wire import view_json
 from ...game import Event
+from ...game.codec import JSON
 from ...record import STANDIN
-from ..protocol import (
-    event_json,
-    public_view_json,
-    redact,
-    request_json,
-)
+from ..protocol import public_view_json, redact
 from ..security import token_matches
 from .messages import (
     Inbox,
@@ -22,11 +17,8 @@ from .messages import (
     Store,
 )
 from .seats import Slot, Timing
+from .server import EventMessage, RequestMessage, ServerMessage, ViewMessage
 from .summaries import Summaries
-
-if TYPE_CHECKING:
-    pass
-
 
 
 class Sending(Summaries):
@@ -70,7 +62,7 @@ class Sending(Summaries):
             for i, p in enumerate(payloads):
                 data = redact(p, seat)
                 if data is not None:
-                    out.send(conns, event_json(first + i, data))
+                    out.send(conns, EventMessage(first + i, data))
         self._send_states(out)
 
     def _conns_by_seat(self, hand: int) -> dict[int, list[int]]:
@@ -92,7 +84,7 @@ class Sending(Summaries):
             seat = -1 if player is None else int(self.seat_of(player, h))
             data = redact(self.events[i], seat)
             if data is not None:
-                out.send([conn], event_json(i + 1, data))
+                out.send([conn], EventMessage(i + 1, data))
 
     def _issue(self, slot: Slot) -> bool:
         """Open (or keep) the request of a seat whose decision it is; False if it has
@@ -108,15 +100,16 @@ class Sending(Summaries):
             slot.asked_at = self.now
         return True
 
-    def _state_message(self, slot: Slot | None) -> dict[str, Any] | None:
+    def _state_message(self, slot: Slot | None) -> ViewMessage | RequestMessage | None:
         """The view (or, when the seat must decide, the request) for a player or spectator;
         a player's request is opened first (:meth:`_issue`)."""
         g = self.game
         if g is None:
             return None
+        board = self._board()
+        players, totals = tuple(board["players"]), tuple(board["totals"])
         if slot is None:
-            return {"type": "view", "n": self.n, "view": public_view_json(g.state),
-                    **self._board()}
+            return ViewMessage(self.n, public_view_json(g.state), players, totals)
         seat = self.seat_of(slot.player)
         v = g.view(seat)
         if self._issue(slot):
@@ -127,9 +120,9 @@ class Sending(Summaries):
             if limit > 0:
                 # at least 1: a deadline that is due must not read as "no limit"
                 left_ms = max(1, round((slot.asked_at + limit - self.now) * 1000))
-            return {**request_json(slot.request[0], self.n, v, legal, left_ms),
-                    **self._board()}
-        return {"type": "view", "n": self.n, "view": view_json(v), **self._board()}
+            return RequestMessage(slot.request[0], self.n, int(v.seat), tuple(legal), left_ms,
+                                  view_json(v), players, totals)
+        return ViewMessage(self.n, view_json(v), players, totals)
 
     def _forget_answered(self) -> None:
         """Drop the open request of every seat no longer deciding. A disconnected seat is
@@ -152,7 +145,7 @@ class Sending(Summaries):
                 if msg is not None:
                     out.send(sorted(s.conns), msg)
 
-    def _broadcast(self, out: Outbox, message: dict[str, Any]) -> None:
+    def _broadcast(self, out: Outbox, message: ServerMessage | JSON) -> None:
         out.send(self.all_conns(), message)
 
     def all_conns(self) -> list[int]:

@@ -7,20 +7,22 @@ asks for.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from ...bot.wire import view_json
-from ...game import Game, HandRecord, Match
+from ...game import Event, Game, HandRecord, Match
+from ...game.codec import JSON
 from ...record import Record, record_from_match
 from ...rules.model import Ruleset
 from ...session.match import match_hand_label
 from ...session.reviews import match_review, standin_notes
 from ...tiles import Seat
 from ..ladder import hand_ladder, match_ladder
-from ..protocol import hand_summary, review_json, standings
+from ..protocol import HandSummary, hand_summary, review_json, standings
 from .messages import Outbox, ReviewHand, SetStatus
 from .seating import TableError
-from .seats import Slot, Timing
+from .seats import Slot, TableChoices, Timing
+from .server import Board, HandEnd, MatchEnd, TableChanged
 
 if TYPE_CHECKING:
     from ...agents.review import Review
@@ -35,15 +37,15 @@ class Summaries:
     status: str
     quick: bool
     hints: bool
-    options: dict[str, Any]
+    options: TableChoices
     slots: list[Slot]
     spectators: set[int]
     player_of: dict[int, int | None]
     match: Match
-    events: list[Any]
+    events: list[Event]
     event_hand: list[int]
     bankers: list[int]
-    last_summary: dict[str, Any] | None
+    last_summary: HandSummary | None
     hand_end_due: bool
     reviews: dict[tuple[int, int], Review | None]
     reviewing: set[tuple[int, int]]
@@ -77,7 +79,7 @@ class Summaries:
     def hand_label(self) -> str:
         return match_hand_label(self.match)
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> JSON:
         """The table as the lobby shows it (public)."""
         g = self.game
         in_hand = g is not None
@@ -107,7 +109,7 @@ class Summaries:
         return record_from_match(self.match, self.names, {"table": self.id},
                                  notes=standin_notes(self.standin))
 
-    def _board(self) -> dict[str, Any]:
+    def _board(self) -> Board:
         """Who sits at each seat of the hand being played and their match total so far
         (the standings before the hand plus what the hand has paid yet), by seat: the page
         shows these as they are, so it never adds a hand's result to a total twice."""
@@ -118,7 +120,7 @@ class Summaries:
         return {"players": players,
                 "totals": [st.scores[p] + hand[seat] for seat, p in enumerate(players)]}
 
-    def _summary(self, rec: HandRecord, game: Game) -> dict[str, Any]:
+    def _summary(self, rec: HandRecord, game: Game) -> HandSummary:
         """The hand-end summary, each win with the winner's whole hand: a win lays it open
         to the table (tiles in hand, the winning one among them, declared sets, bonus
         tiles), as in the terminal."""
@@ -176,40 +178,36 @@ class Summaries:
             out.add(SetStatus("finished"))
             for conn in self.all_conns():
                 out.send([conn], self._match_end(self.player_of.get(conn)))
-        out.send(self.all_conns(), {"type": "table", "table": self.info()})
+        out.send(self.all_conns(), TableChanged(self.info()))
 
-    def _hand_end(self, player: int | None = None) -> dict[str, Any]:
+    def _hand_end(self, player: int | None = None) -> HandEnd:
         """The hand-end message for a socket: with ``player``'s review of the hand, when
         there is one (a human's); a spectator gets none."""
-        msg: dict[str, Any] = {"type": "hand-end", "hand": self.last_summary}
+        next_in_ms = None
         if self.next_hand_at is not None and not self.match.state.ended:
             # the longest wait: the next hand starts sooner when every player is ready
-            msg["next_in_ms"] = max(0, round((self.next_hand_at - self.now) * 1000))
+            next_in_ms = max(0, round((self.next_hand_at - self.now) * 1000))
         stars = hand_ladder(self.options, self.match.hands[-1]) if self.match.hands else None
-        if stars is not None:
-            msg["ladder"] = stars
+        review = None
         if player is not None:
-            review = self.reviews.get((len(self.match.hands) - 1, player))
-            if review is not None:
-                msg["review"] = review_json(review)
-        return msg
+            mine = self.reviews.get((len(self.match.hands) - 1, player))
+            review = None if mine is None else review_json(mine)
+        # the summary's and the stars' TypedDicts are JSON objects
+        return HandEnd(cast(JSON, self.last_summary), next_in_ms, cast(JSON | None, stars),
+                       review)
 
-    def _match_end(self, player: int | None = None) -> dict[str, Any]:
+    def _match_end(self, player: int | None = None) -> MatchEnd:
         """The match-end message for a socket: with ``player``'s review of the match (the
         hands reviewed for them as they ended), when there is one."""
         scores = self.match.state.scores
-        msg: dict[str, Any] = {"type": "match-end", "scores": list(scores),
-                               "standings": standings(self.names, scores),
-                               "record": f"/api/tables/{self.id}/record",
-                               "replay": f"/t/{self.id}/replay"}
-        stars = match_ladder(self.options, self.match)
-        if stars is not None:
-            msg["ladder"] = stars
+        review: JSON | None = None
         if player is not None:
             mine = match_review({h: r for (h, p), r in self.reviews.items() if p == player})
             if mine.hands:
-                msg["review"] = {"hands": list(mine.hands), "lines": list(mine.lines)}
-        return msg
+                review = {"hands": list(mine.hands), "lines": list(mine.lines)}
+        return MatchEnd(tuple(scores), tuple(standings(self.names, scores)),
+                        f"/api/tables/{self.id}/record", f"/t/{self.id}/replay",
+                        cast(JSON | None, match_ladder(self.options, self.match)), review)
 
 
 __all__ = ["Summaries"]

@@ -10,16 +10,17 @@ no sockets, database, threads or event loop.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...agents.danger import discard_history
-from ...bot.wire import hello
 from ...game import Event, Game, HandStarted, IllegalAction, Match
+from ...game.codec import JSON
 from ...record import STANDIN
 from ...rules.loading import rules_from_dict
 from ...session.decisions import FailureNotices
 from ..protocol import (
     PROTOCOL,
+    HandSummary,
     error,
 )
 from .chairs import Chairs
@@ -48,7 +49,8 @@ from .messages import (
     WakeAt,
 )
 from .seating import TableError, default_standin
-from .seats import Slot, TableRow, Timing
+from .seats import Slot, TableChoices, TableRow, Timing
+from .server import Ack, SeatHello, Welcome
 
 if TYPE_CHECKING:
     from ...agents.review import Review
@@ -57,7 +59,7 @@ if TYPE_CHECKING:
 class TableCore(Chairs):
     """One table in memory, rebuilt from its stored events."""
 
-    def __init__(self, row: TableRow, payloads: Sequence[dict[str, Any]] = (), *,
+    def __init__(self, row: TableRow, payloads: Sequence[JSON] = (), *,
                  timing: Timing | None = None, now: float = 0.0) -> None:
         self.timing = timing or Timing()
         self.id = row.id
@@ -67,7 +69,8 @@ class TableCore(Chairs):
         self.quick = row.quick
         self.seed = row.seed
         self.hints = row.hints
-        self.options = dict(row.options)
+        # written by the lobby alone (TableChoices), read back as stored
+        self.options = cast(TableChoices, dict(row.options))
         by_player = {s.player: s for s in row.seats}
         self.slots: list[Slot] = []
         for p in range(4):
@@ -106,7 +109,7 @@ class TableCore(Chairs):
         self.events: list[Event] = []
         self.event_hand: list[int] = []        # the hand (index) of each event
         self.bankers: list[int] = []           # the banker (match player) of each hand
-        self.last_summary: dict[str, Any] | None = None
+        self.last_summary: HandSummary | None = None
         self.hand_end_due = False              # a hand ended; its hand-end waits on reviews
         # the review of a human's play in a hand, by (hand, player): worked out at the hand
         # end (or when a player comes back to a table rebuilt since) and sent to them alone
@@ -120,7 +123,7 @@ class TableCore(Chairs):
         self._standin_next: set[int] = set()
         self.thinking = None
 
-    def _replay(self, payloads: Sequence[dict[str, Any]]) -> None:
+    def _replay(self, payloads: Sequence[JSON]) -> None:
         """Rebuild the match from the stored events (hand by hand, through the engine)."""
         evs = []
         for i, p in enumerate(payloads):
@@ -215,11 +218,10 @@ class TableCore(Chairs):
         if slot is not None:
             slot.away_since = None
             slot.newcomer = False
-        out.send([conn], {"type": "welcome", "protocol": PROTOCOL, "player": cmd.player,
-                          "role": "spectator" if slot is None else "player",
-                          "token_ok": slot is not None, "table": self.info()})
+        out.send([conn], Welcome(PROTOCOL, cmd.player, "spectator" if slot is None else "player",
+                                 slot is not None, self.info()))
         if slot is not None and self.game is not None:
-            out.send([conn], hello(self.seat_of(slot.player), self.rules))
+            out.send([conn], SeatHello.of(self.seat_of(slot.player), self.rules))
         if cmd.last_seen is not None:
             first = min(cmd.last_seen, self.n) + 1
         elif self.game is not None:
@@ -287,8 +289,7 @@ class TableCore(Chairs):
             return
         rid = None if slot.request is None else slot.request[0]
         slot.forget_request()
-        out.send(sorted(slot.conns), {"type": "ack", "id": rid,
-                                      "action": cmd.action.to_json()})
+        out.send(sorted(slot.conns), Ack(rid, cmd.action))
         self._commit(new, out, actor=conn, inbox=inbox)
 
     def _ready(self, conn: int, _msg: ReadyMessage, _inbox: Inbox | None,
@@ -352,6 +353,7 @@ class TableCore(Chairs):
         self.reloading = True
 
 
+# the message is left untyped: each handler takes its own class, the one it is keyed by
 Handler = Callable[[TableCore, int, Any, "Inbox | None", Outbox], None]
 HANDLERS: dict[type[ClientMessage], Handler] = {
     ActionMessage: TableCore._act,
