@@ -13,6 +13,7 @@ import statistics
 import subprocess
 import sys
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -122,8 +123,14 @@ async def one_table(spread: Spread, humans: int, hands: int, stats: Stats,
                  for tok, ev in zip(tokens, ready, strict=True)]
         await asyncio.gather(*(e.wait() for e in ready))
         await asyncio.sleep(0.05)
-        (await http.post(f"{spread()}/api/tables/{t['table_id']}/start",
-                         headers={"Authorization": f"Bearer {t['token']}"})).raise_for_status()
+        # a relayed start can be "busy" (503) when the table's server is slow to answer:
+        # asked again with the same key, as the page does (a server without keys ignores it)
+        key = {"Authorization": f"Bearer {t['token']}", "Idempotency-Key": uuid.uuid4().hex}
+        for _attempt in range(3):
+            s = await http.post(f"{spread()}/api/tables/{t['table_id']}/start", headers=key)
+            if s.status_code != 503:
+                break
+        s.raise_for_status()
         await asyncio.gather(*tasks)
 
 
