@@ -16,6 +16,12 @@ was made on; sockets at the others are relayed). It reports the most tables with
 under 100 ms at each number of processes, and the ratio to one process:
 
     python bench/bench_web.py --servers 3 --tables 4,8,12,16,24 --humans 1
+
+With ``--reference REV`` it compares the server at revision ``REV`` with the current one,
+setup by setup (one process on SQLite, 1-3 on PostgreSQL), each table one bot and three
+Owls: the most tables each holds at p99 <= 100 ms (see ``web_compare.py``):
+
+    python bench/bench_web.py --reference 51e4021 --hands 2 --limit 90 --repeat 3
 """
 
 from __future__ import annotations
