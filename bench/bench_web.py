@@ -16,33 +16,32 @@ was made on; sockets at the others are relayed). It reports the most tables with
 under 100 ms at each number of processes, and the ratio to one process:
 
     python bench/bench_web.py --servers 3 --tables 4,8,12,16,24 --humans 1
+
+With ``--reference REV`` it compares the server at revision ``REV`` with the current one,
+setup by setup (one process on SQLite, 1-3 on PostgreSQL), each table one bot and three
+Owls: the most tables each holds at p99 <= 100 ms (see ``web_compare.py``):
+
+    python bench/bench_web.py --reference 51e4021 --hands 2 --limit 90 --repeat 3
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import itertools
 import json
 import os
-import re
-import signal
 import socket
-import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import sqlalchemy as sa
 import uvicorn
-import websockets
 from sqlalchemy.pool import NullPool
+from web_load import choose, run_level, start_servers, stop_servers  # noqa: F401 (soak_web)
 
 from sgmahjong.store.db import TableStore, database_url
 from sgmahjong.web import WebConfig, create_app
@@ -55,132 +54,6 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def choose(legal: list[dict[str, Any]], view: dict[str, Any]) -> dict[str, Any]:
-    for a in legal:
-        if a["type"] == "win":
-            return a
-    for a in legal:
-        if a["type"] == "discard" and a["tile"] == view.get("last_drawn"):
-            return a
-    for a in legal:
-        if a["type"] == "discard":
-            return a
-    return next((a for a in legal if a["type"] == "pass"), legal[0])
-
-
-@dataclass
-class Stats:
-    messages: int = 0
-    latencies: list[float] = field(default_factory=list)
-    errors: int = 0
-    last: float = 0.0       # perf_counter of the last message received
-
-
-async def bot(url: str, table_id: str, token: str, hands: int, stats: Stats,
-              deadline: float, started: asyncio.Event, think: float = 0.0) -> None:
-    # close_timeout: the close handshake is not part of what is measured
-    async with websockets.connect(f"{url}/ws/tables/{table_id}", max_size=2**20,
-                                  close_timeout=0.2) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        started.set()
-        sent_at: float | None = None
-        ended = 0
-        while time.monotonic() < deadline:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.monotonic()))
-            except TimeoutError:
-                return
-            now = time.perf_counter()
-            stats.last = max(stats.last, now)
-            stats.messages += 1
-            msg = json.loads(raw)
-            t = msg["type"]
-            if t == "ack" and sent_at is not None:
-                stats.latencies.append(now - sent_at)
-                sent_at = None
-            elif t == "request":
-                if think:
-                    await asyncio.sleep(think)
-                sent_at = time.perf_counter()
-                await ws.send(json.dumps({"type": "action", "id": msg["id"],
-                                          "action": choose(msg["legal"], msg["view"])}))
-            elif t == "error":
-                stats.errors += 1
-            elif t == "hand-end":
-                ended += 1
-                if ended >= hands:
-                    return
-                await ws.send(json.dumps({"type": "ready"}))
-            elif t == "match-end":
-                return
-
-
-class Spread:
-    """The servers in turn, as a round-robin load balancer without sticky sessions."""
-
-    def __init__(self, bases: list[str]) -> None:
-        self._next = itertools.cycle(bases)
-
-    def __call__(self) -> str:
-        return next(self._next)
-
-
-async def one_table(spread: Spread, humans: int, hands: int, stats: Stats,
-                    deadline: float, seed: int, think: float) -> None:
-    base = spread()
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        r = await http.post("/api/tables", json={
-            "name": "Bot 1", "rules": "casual", "quick": True, "hints": False,
-            "seed": seed, "ai": ["greedy", "greedy", "greedy"]})
-        r.raise_for_status()
-        t = r.json()
-        tokens = [t["token"]]
-        for i in range(1, humans):
-            for _attempt in range(3):    # "busy" (503): asked again, as a page would
-                j = await http.post(f"{spread()}/api/tables/{t['table_id']}/join",
-                                    json={"name": f"Bot {i + 1}"})
-                if j.status_code != 503:
-                    break
-            j.raise_for_status()
-            tokens.append(j.json()["token"])
-        ready = [asyncio.Event() for _ in tokens]
-        tasks = [asyncio.create_task(bot(spread().replace("http://", "ws://"), t["table_id"],
-                                         tok, hands, stats, deadline, ev, think))
-                 for tok, ev in zip(tokens, ready, strict=True)]
-        await asyncio.gather(*(e.wait() for e in ready))
-        await asyncio.sleep(0.05)
-        (await http.post(f"{spread()}/api/tables/{t['table_id']}/start",
-                         headers={"Authorization": f"Bearer {t['token']}"})).raise_for_status()
-        await asyncio.gather(*tasks)
-
-
-def pct(xs: list[float], p: float) -> float:
-    if not xs:
-        return float("nan")
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(p / 100 * len(xs)))] * 1000
-
-
-async def run_level(bases: list[str], n: int, humans: int, hands: int, limit: float,
-                    think: float) -> dict[str, Any]:
-    stats = Stats()
-    deadline = time.monotonic() + limit
-    t0 = time.perf_counter()
-    spread = Spread(bases)
-    await asyncio.gather(*(one_table(spread, humans, hands, stats, deadline, 1000 + i, think)
-                           for i in range(n)))
-    elapsed = (stats.last or time.perf_counter()) - t0   # to the last message received
-    return {"tables": n, "seconds": round(elapsed, 2), "messages": stats.messages,
-            "msgs_per_s": round(stats.messages / elapsed), "actions": len(stats.latencies),
-            "actions_per_s": round(len(stats.latencies) / elapsed),
-            "p50_ms": round(pct(stats.latencies, 50), 2),
-            "p90_ms": round(pct(stats.latencies, 90), 2),
-            "p99_ms": round(pct(stats.latencies, 99), 2),
-            "mean_ms": round(statistics.fmean(stats.latencies) * 1000, 2)
-            if stats.latencies else None,
-            "errors": stats.errors, "timed_out": time.monotonic() >= deadline}
-
-
 def report(r: dict[str, Any]) -> None:
     print(f"{r['tables']:4d} tables: {r['msgs_per_s']:6d} msgs/s, {r['actions_per_s']:5d} "
           f"actions/s, latency p50 {r['p50_ms']:7.2f} ms  p90 {r['p90_ms']:7.2f} ms"
@@ -191,39 +64,6 @@ def report(r: dict[str, Any]) -> None:
 def best(results: list[dict[str, Any]]) -> int:
     ok = [r["tables"] for r in results if r["p99_ms"] < 100 and not r["timed_out"]]
     return max(ok or [0])
-
-
-def start_servers(url: str, k: int, tmp: Path) -> tuple[list[subprocess.Popen[str]], list[str]]:
-    """``k`` ``sgmahjong serve`` processes on one database, on free ports."""
-    procs = []
-    for i in range(k):
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "sgmahjong", "serve", "--database-url", url, "--port", "0",
-             "--ai-delay", "0", "--next-hand-delay", "0", "--claim-window", "0",
-             "--turn-limit", "0", "--allow-seed", "--rate", "1000",
-             "--tables-per-client", "1000000"],
-            stdout=subprocess.PIPE, stderr=open(tmp / f"server{i}.log", "a"),  # noqa: SIM115
-            text=True, env={**os.environ, "SGMAHJONG_DATA_DIR": str(tmp)}))
-    bases = []
-    for p in procs:
-        assert p.stdout is not None
-        m = re.search(r"http://127\.0\.0\.1:(\d+)/", p.stdout.readline())
-        if m is None:
-            for q in procs:
-                q.kill()
-            raise SystemExit(f"a server did not start: see {tmp}")
-        bases.append(f"http://127.0.0.1:{m.group(1)}")
-    return procs, bases
-
-
-def stop_servers(procs: list[subprocess.Popen[str]]) -> None:
-    for p in procs:
-        p.send_signal(signal.SIGTERM)   # uvicorn stops gracefully on it
-    for p in procs:
-        try:
-            p.wait(15)
-        except subprocess.TimeoutExpired:
-            p.kill()
 
 
 def scale_out(args: argparse.Namespace, levels: list[int]) -> int:
@@ -251,7 +91,7 @@ def scale_out(args: argparse.Namespace, levels: list[int]) -> int:
                       f"load average {load} before the step)", flush=True)
             for n in levels:
                 r = asyncio.run(run_level(bases, n, args.humans, args.hands, args.limit,
-                                          args.think))
+                                          args.think, args.ai))
                 results.append(r)
                 if not args.json:
                     report(r)
@@ -288,8 +128,12 @@ def scale_out(args: argparse.Namespace, levels: list[int]) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", default="1,4,8,16,32", help="comma list of table counts")
-    ap.add_argument("--humans", type=int, default=4, choices=range(1, 5),
-                    help="websocket bots per table (the server's AI plays the rest)")
+    ap.add_argument("--humans", type=int, choices=range(1, 5),
+                    help="websocket bots per table (the server's AI plays the rest; "
+                         "default 4, with --reference 1)")
+    ap.add_argument("--ai", metavar="LEVEL",
+                    help="the level of the server's AI seats (default greedy, with "
+                         "--reference owl)")
     ap.add_argument("--hands", type=int, default=1, help="hands per table (quick game: <= 4)")
     ap.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
                     help="each bot's pause before answering a request (people think)")
@@ -300,8 +144,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--database-url", metavar="URL",
                     help="with --servers: the PostgreSQL server to make the databases on "
                          "(default $SGMAHJONG_TEST_DATABASE_URL)")
+    ap.add_argument("--reference", metavar="REV",
+                    help="compare with this revision: the most tables each holds at p99 <= "
+                         "100 ms, setup by setup (e.g. 51e4021)")
+    ap.add_argument("--setups", default="sqlite,pg1,pg2,pg3",
+                    help="with --reference: which of sqlite (one process), pg1, pg2, pg3 "
+                         "(1-3 processes on PostgreSQL)")
+    ap.add_argument("--repeat", type=int, default=1, metavar="N",
+                    help="with --reference: run every setup N times, report medians")
+    ap.add_argument("--most-tables", type=int, default=64, metavar="N",
+                    help="with --reference: the search's upper bound")
+    ap.add_argument("--ai-processes", type=int, metavar="N",
+                    help="with --reference: the current tree's serve --ai-processes "
+                         "(default its own: one per core)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if args.reference:
+        from web_compare import compare
+
+        args.humans = args.humans or 1
+        args.ai = args.ai or "owl"
+        return compare(args)
+    args.humans = args.humans or 4
+    args.ai = args.ai or "greedy"
     levels = [int(x) for x in args.tables.split(",")]
     if args.servers > 0:
         return scale_out(args, levels)
@@ -326,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for n in levels:
             r = asyncio.run(run_level([base], n, args.humans, args.hands, args.limit,
-                                      args.think))
+                                      args.think, args.ai))
             results.append(r)
             if not args.json:
                 report(r)

@@ -31,15 +31,30 @@ class RevisionError(Exception):
     """A revision that cannot be read."""
 
 
-def reference_package(rev: str, folder: Path) -> Path:
-    """Copy ``src/sgmahjong`` at ``rev`` into ``folder/sgmahjong_ref``; returns ``folder``."""
+def _archive(rev: str) -> bytes:
     try:
-        tar = subprocess.run(["git", "-C", str(REPO), "archive", rev, "src/sgmahjong"],
-                             capture_output=True, check=True).stdout
+        return subprocess.run(["git", "-C", str(REPO), "archive", rev, "src/sgmahjong"],
+                              capture_output=True, check=True).stdout
     except subprocess.CalledProcessError as e:
         raise RevisionError(f"--reference {rev!r}: not a revision of {REPO} "
                               f"({e.stderr.decode().strip()})") from None
-    target = folder / NAME
+
+
+def reference_package(rev: str, folder: Path) -> Path:
+    """Copy ``src/sgmahjong`` at ``rev`` into ``folder/sgmahjong_ref``; returns ``folder``."""
+    return _extract(_archive(rev), folder / NAME)
+
+
+def reference_source(rev: str, folder: Path) -> Path:
+    """Copy ``src/sgmahjong`` at ``rev`` into ``folder/sgmahjong`` under its own name;
+    returns ``folder``, to put first on a child process's ``PYTHONPATH``. For running a
+    revision's programs (``python -m sgmahjong serve``): those import some of their own
+    modules by absolute name, which under ``sgmahjong_ref`` would be the current tree's."""
+    return _extract(_archive(rev), folder / "sgmahjong")
+
+
+def _extract(tar: bytes, target: Path) -> Path:
+    """The archive's package written into the folder ``target``; returns its parent."""
     with tarfile.open(fileobj=io.BytesIO(tar)) as t:
         for m in t.getmembers():
             if not m.isfile():
@@ -50,7 +65,7 @@ def reference_package(rev: str, folder: Path) -> Path:
             data = t.extractfile(m)
             assert data is not None
             out.write_bytes(data.read())
-    return folder
+    return target.parent
 
 
 def load(folder: str) -> Any:

@@ -264,7 +264,7 @@ class PeerLobby(PeerMail, Lobby):
                 aconn = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
                 async with aconn:
                     await aconn.execute(f"LISTEN {CHANNEL}")
-                    self._catch_up()       # what was signalled while nobody listened
+                    await self._catch_up()   # what was signalled while nobody listened
                     async for note in aconn.notifies():
                         self._on_signal(note.payload)
             except asyncio.CancelledError:
@@ -273,9 +273,10 @@ class PeerLobby(PeerMail, Lobby):
                 log.warning("listening for other servers failed (%s); again in 1 s", exc)
                 await asyncio.sleep(1.0)
 
-    def _catch_up(self) -> None:
+    async def _catch_up(self) -> None:
         self._schedule_outbox()
-        for row in self.leases.take_inbox(list(self.epochs)):
+        # in a relay thread: read on the loop, this query held every table up once a beat
+        for row in await self.io(self.leases.take_inbox, list(self.epochs)):
             self._schedule_inbox(row.table_id)
 
     async def _ticker(self) -> None:
@@ -321,10 +322,10 @@ class PeerLobby(PeerMail, Lobby):
                 if rt is not None:
                     await rt.detach(rc)
         self._check_relays()
-        self._catch_up()                   # a lost signal costs a second, not a table
+        await self._catch_up()             # a lost signal costs a second, not a table
         self._ticks += 1
         if self._ticks % 60 == 0:
-            self.leases.forget_dead()
+            await self._beat(self.leases.forget_dead)
 
 
 __all__ = ["PeerLobby"]
