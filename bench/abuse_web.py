@@ -20,11 +20,13 @@ limit is not another's):
 Meanwhile a probe in a process of its own (so the campaign's own work does not delay it)
 asks ``GET /api/options`` every 100 ms on a kept-alive connection, opens a fresh
 connection for it every second, and pings a legitimate table's websocket, seated, every
-100 ms. At the end each bound is PASS or FAIL (exit status 1 on any FAIL):
+100 ms; it runs alone for ``--before`` seconds first, the run's own reference. At the end
+each bound is PASS or FAIL (exit status 1 on any FAIL):
 
 - the server is reachable throughout: every kept-alive probe and websocket ping answered;
   a fresh connection refused only while the cap burst holds every connection
-- probe p99 (kept-alive HTTP and websocket ping) at most ``--p99-ms`` (250)
+- probe p99 (kept-alive HTTP and websocket ping) at most ``--p99-ms`` (250), and at most
+  twice its p99 before the campaign
 - every refused request answered as docs/web.md says (status and error code, or close
   code), each creation flood held to exactly its limit
 - the server's log: no traceback, at most one line per attack kind per minute begun
