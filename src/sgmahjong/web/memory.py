@@ -58,6 +58,16 @@ def bound_ai_caches(max_entries: int, max_patterns: int) -> bool:
     return emptied
 
 
+def memo_sizes() -> dict[str, int]:
+    """What this process's AI memos hold (the bounds above apply to each)."""
+    from ..agents.evaluation import useful_kinds
+    from ..analysis import decompose, shanten
+
+    return {"useful_kinds": useful_kinds.cache_info().currsize,
+            "shanten_patterns": shanten.patterns_met(),
+            "suit_readings": decompose.suit_readings_met()}
+
+
 def release_memory() -> bool:
     """Collect garbage cycles, then return free heap pages to the system where the C
     library can (glibc). Returns whether pages were trimmed."""
@@ -68,4 +78,4 @@ def release_memory() -> bool:
     return bool(trim(0))
 
 
-__all__ = ["bound_ai_caches", "release_memory"]
+__all__ = ["bound_ai_caches", "memo_sizes", "release_memory"]
