@@ -3,8 +3,10 @@ memo tables on a long-running server.
 
 The AI levels memoise hand evaluations (``agents.evaluation.useful_kinds``, up to 262,144
 entries, about 1 KiB each): right for a simulation that wants speed, but on a server that
-runs for weeks it is a quarter of a gigabyte filling slowly, which reads as a leak. The
-server keeps it under ``WebLimits.ai_cache_entries`` by emptying it when it grows past.
+runs for weeks it is a quarter of a gigabyte filling slowly, which reads as a leak, in
+each process the AI runs in. The server keeps it under ``WebLimits.ai_cache_entries`` by
+emptying it when it grows past: each AI worker process after each job
+(:mod:`sgmahjong.web.workers`), the server's own process at each sweep of the lobby.
 The shanten lookup keeps every group pattern it has met (up to 405,350, about 100 bytes
 each), and the suit readings the waits are read from (``analysis.decompose``): bounded the
 same way by ``WebLimits.shanten_patterns``.
