@@ -8,12 +8,13 @@ quick game, its record is downloaded, and a new table takes its place. Finished 
 stay in the database and leave the server's memory once nobody watches them
 (``finished_idle``).
 
-Every minute it prints one JSON line: the server's resident memory (RSS, from /proc),
-tables finished, actions and errors so far. At the end: RSS after the warm-up minute
-(``--warmup``) against the last, the action latency (an action sent until its ``ack``)
-at p50 / p99, errors, and whether a finished table long gone from memory still loads
-(its record downloads). ``--trace FILE`` runs the server under tracemalloc and writes,
-every minute, the allocations that grew most since the warm-up.
+Every minute it prints one JSON line: the server's resident memory (RSS, from /proc), that
+of its AI worker processes (its children, summed), tables finished, actions and errors so
+far. At the end: each RSS after the warm-up minute (``--warmup``) against the last, the
+action latency (an action sent until its ``ack``) at p50 / p99, errors, and whether a
+finished table long gone from memory still loads (its record downloads). ``--trace
+FILE`` runs the server under tracemalloc and writes, every minute, the allocations that
+grew most since the warm-up.
 
     nice -n 5 python bench/soak_web.py --minutes 30 --tables 8
 """
@@ -108,11 +109,28 @@ def _tracer(path: str, warmup: float) -> None:
 
 def rss_kib(pid: int) -> int:
     """Resident memory of a process (Linux /proc)."""
-    with open(f"/proc/{pid}/status", encoding="ascii") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:         # it has just ended
+        pass
     return 0
+
+
+def workers_rss_kib(pid: int) -> int:
+    """Resident memory of a process's children (the server's AI worker processes)."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text(encoding="ascii")
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                total += rss_kib(int(entry.name))
+    return total
 
 # ---------------------------------------------------------------------------- bots
 
@@ -215,13 +233,16 @@ async def soak(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     loops = [asyncio.create_task(table_loop(base, args.humans, args.ai, args.think, stats,
                                             deadline)) for _ in range(args.tables)]
     samples: list[tuple[float, int]] = []
+    workers: list[tuple[float, int]] = []
     while time.monotonic() < deadline:
         await asyncio.sleep(min(60.0, max(0.0, deadline - time.monotonic())))
         minute = round((time.monotonic() - start) / 60, 2)
         rss = rss_kib(pid)
         samples.append((minute, rss))
+        workers.append((minute, workers_rss_kib(pid)))
         lat = stats.latencies[-5000:]
         print(json.dumps({"minute": minute, "rss_mib": round(rss / 1024, 1),
+                          "workers_rss_mib": round(workers[-1][1] / 1024, 1),
                           "finished": stats.finished, "actions": stats.actions,
                           "errors": len(stats.errors),
                           "p50_ms": round(pct(lat, 50) * 1000, 1),
@@ -248,7 +269,15 @@ async def soak(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "growth_after_warmup": None if not warm or end is None else round(end / warm - 1, 4),
         "rss_max_after_warmup_mib": round(max(after) / 1024, 1) if after else None,
         "first_table_reloaded": reloaded,
+        # the AI worker processes (one per core) hold the AI's memos: measured apart
+        "workers_rss_mib": [round(r / 1024, 1) for _, r in workers],
+        "workers_growth_after_warmup": _growth(workers, args.warmup),
     }
+
+
+def _growth(samples: list[tuple[float, int]], warmup: float) -> float | None:
+    after = [rss for m, rss in samples if m >= warmup]
+    return round(after[-1] / after[0] - 1, 4) if after and after[0] else None
 
 
 def free_port() -> int:

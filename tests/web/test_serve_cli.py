@@ -245,3 +245,93 @@ def test_serve_passes_every_limit_to_uvicorn() -> None:
     assert (d.header_timeout, d.body_timeout, d.keep_alive_timeout, d.max_header_bytes,
             d.max_connections, d.shutdown_grace, d.ledger_expiry) == (
         10.0, 30.0, 5, 16 * 1024, 800, 10, 90 * 24 * 3600.0)
+
+
+def test_a_body_refused_before_it_is_read_whole_ends_its_connection(tmp_path: Path) -> None:
+    """One answer, then the connection is closed: the rest of a refused body is never read
+    as the next request, and the connection is not held for another header timeout (a
+    trickled body got its 408 at 30 s, then a second 408 at 40 s when the header timer
+    of the "next request" ran out: ``bench/abuse_web.py`` found it)."""
+    from sgmahjong.web.limits import WebLimits
+
+    srv = HeldServer(tmp_path, WebLimits(header_timeout=10, body_timeout=30, max_body=1000))
+    head = (b"POST /api/ledgers HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+            b"application/json\r\n")
+    try:
+        slow = srv.open()
+        slow.sendall(head + b"Content-Length: 40\r\n\r\n{\"na")
+        srv.timing(30)
+        srv.clock.advance(30)
+        declared = srv.open()                  # a length over the cap: refused unread
+        declared.sendall(head + b"Content-Length: 5000\r\n\r\n")
+        streamed = srv.open()                  # no length: refused as it passes the cap
+        streamed.sendall(head + b"Transfer-Encoding: chunked\r\n\r\n"
+                         + b"5dc\r\n" + b"1" * 1500 + b"\r\n")
+        for s, status in ((slow, b"408"), (declared, b"413"), (streamed, b"413")):
+            got = _response(s)
+            assert got.startswith(b"HTTP/1.1 " + status + b" "), got
+            assert b"\r\nconnection: close\r\n" in got.lower()
+            with contextlib.suppress(OSError):
+                s.sendall(b"1")                # the sender goes on with its body ...
+            with contextlib.suppress(ConnectionResetError):
+                assert _answer(s) == b""       # ... to a connection already closed
+            s.close()
+        srv.until(lambda: srv.held() == 0)
+    finally:
+        srv.close()
+
+
+class _Transport:
+    """What uvicorn's protocol asks of a connection, without a socket."""
+
+    def __init__(self) -> None:
+        self.aborted = False
+
+    def get_extra_info(self, name: str, default: object = None) -> object:
+        return default
+
+    def abort(self) -> None:
+        self.aborted = True
+
+    def close(self) -> None:
+        pass
+
+    def is_closing(self) -> bool:
+        return self.aborted
+
+
+def test_a_connection_refused_at_the_cap_does_not_count_against_it() -> None:
+    """A burst past the cap must not lock out the connections already served: the ones
+    refused were counted until their close had gone through, so a request on an accepted
+    connection meanwhile got uvicorn's 503 "Exceeded concurrency limit"
+    (``bench/abuse_web.py``'s probe did, during its burst of 850 connections)."""
+    import asyncio
+
+    from uvicorn.server import ServerState
+
+    from sgmahjong.web.clock import ManualClock
+    from sgmahjong.web.connections import server_config
+    from sgmahjong.web.limits import WebLimits
+
+    async def app(scope: object, receive: object, send: object) -> None:
+        pass
+
+    config = server_config(app, WebLimits(max_connections=2), ManualClock())
+    config.load()
+    state = ServerState()
+    loop = asyncio.new_event_loop()
+    try:
+        made = [config.http_protocol_class(config=config, server_state=state,  # type: ignore[call-arg]
+                                           app_state={}, _loop=loop) for _ in range(5)]
+        conns = [_Transport() for _ in made]
+        for protocol, transport in zip(made, conns, strict=True):
+            protocol.connection_made(transport)  # type: ignore[arg-type]
+        assert [t.aborted for t in conns] == [False, False, True, True, True]
+        # before the refused ones' close has gone through, only the two served count
+        assert len(state.connections) == 2 < config.limit_concurrency  # type: ignore[operator]
+        for protocol in made:
+            protocol.connection_lost(None)
+        assert not state.connections
+        loop.run_until_complete(asyncio.gather(*asyncio.all_tasks(loop)))
+    finally:
+        loop.close()

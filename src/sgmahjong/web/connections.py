@@ -44,7 +44,10 @@ class GuardedH11(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         if len(self.connections) > self.max_connections:
-            # at the cap: refused before a byte is read (a 503 needs the headers first)
+            # at the cap: refused before a byte is read (a 503 needs the headers first), and
+            # no longer counted: its close goes through later, and meanwhile uvicorn would
+            # answer the connections it serves 503 (limit_concurrency)
+            self.connections.discard(self)
             transport.abort()
             return
         self._arm()

@@ -51,6 +51,9 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+# A body refused before it was read whole ends its connection: what is left of it must not
+# be read as the next request, nor the connection held for that request's headers.
+CLOSE = ((b"connection", b"close"),)
 
 WITH_BODY = ("POST", "PUT", "PATCH", "DELETE")
 JSON_TYPES = ("application/json",)
@@ -190,13 +193,13 @@ class Guard:
             await _answer(send, 403, "cross-origin",
                           f"a change to this server must come from its own pages, not from "
                           f"{foreign} (behind a proxy, start the server with --allow-origin "
-                          "and its public address)")
+                          "and its public address)", CLOSE)
             return
         limit = self.config.limits.max_body
         too_large = f"the request body is too large: at most {limit} bytes"
         size = headers.get("content-length")
         if size is not None and size.isascii() and size.isdigit() and int(size) > limit:
-            await _answer(send, 413, "too-large", too_large)
+            await _answer(send, 413, "too-large", too_large, CLOSE)
             return
         kind = headers.get("content-type")
         declared = kind is not None and kind.split(";", 1)[0].strip().lower() in JSON_TYPES
@@ -205,7 +208,7 @@ class Guard:
                              or "chunked" in headers.get("transfer-encoding", "")):
             await _answer(send, 415, "not-json",
                           "a request body must be JSON, sent with Content-Type: "
-                          f"application/json (not {(kind or 'none')[:60]!r})")
+                          f"application/json (not {(kind or 'none')[:60]!r})", CLOSE)
             return
         chunks: list[bytes] = []
         total = 0
@@ -215,14 +218,14 @@ class Guard:
             msg = await _before(clock, receive(), until)
             if msg is None:     # trickled in a byte at a time, or never sent
                 await _answer(send, 408, "too-slow", "the request body did not arrive within "
-                              f"{self.config.limits.body_timeout:g} s")
+                              f"{self.config.limits.body_timeout:g} s", CLOSE)
                 return
             if msg["type"] == "http.disconnect":
                 return
             chunk = msg.get("body", b"")
             total += len(chunk)
             if total > limit:
-                await _answer(send, 413, "too-large", too_large)
+                await _answer(send, 413, "too-large", too_large, CLOSE)
                 return
             chunks.append(chunk)
             if not msg.get("more_body", False):

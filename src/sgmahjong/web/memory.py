@@ -3,8 +3,10 @@ memo tables on a long-running server.
 
 The AI levels memoise hand evaluations (``agents.evaluation.useful_kinds``, up to 262,144
 entries, about 1 KiB each): right for a simulation that wants speed, but on a server that
-runs for weeks it is a quarter of a gigabyte filling slowly, which reads as a leak. The
-server keeps it under ``WebLimits.ai_cache_entries`` by emptying it when it grows past.
+runs for weeks it is a quarter of a gigabyte filling slowly, which reads as a leak, in
+each process the AI runs in. The server keeps it under ``WebLimits.ai_cache_entries`` by
+emptying it when it grows past: each AI worker process after each job
+(:mod:`sgmahjong.web.workers`), the server's own process at each sweep of the lobby.
 The shanten lookup keeps every group pattern it has met (up to 405,350, about 100 bytes
 each), and the suit readings the waits are read from (``analysis.decompose``): bounded the
 same way by ``WebLimits.shanten_patterns``.
@@ -58,6 +60,16 @@ def bound_ai_caches(max_entries: int, max_patterns: int) -> bool:
     return emptied
 
 
+def memo_sizes() -> dict[str, int]:
+    """What this process's AI memos hold (the bounds above apply to each)."""
+    from ..agents.evaluation import useful_kinds
+    from ..analysis import decompose, shanten
+
+    return {"useful_kinds": useful_kinds.cache_info().currsize,
+            "shanten_patterns": shanten.patterns_met(),
+            "suit_readings": decompose.suit_readings_met()}
+
+
 def release_memory() -> bool:
     """Collect garbage cycles, then return free heap pages to the system where the C
     library can (glibc). Returns whether pages were trimmed."""
@@ -68,4 +80,4 @@ def release_memory() -> bool:
     return bool(trim(0))
 
 
-__all__ = ["bound_ai_caches", "release_memory"]
+__all__ = ["bound_ai_caches", "memo_sizes", "release_memory"]

@@ -76,7 +76,7 @@ class TableRuntime:
         self.clock = config.clock
         self.id = row.id
         self.core = TableCore(row, events, timing=config.timing(), now=self.clock.now())
-        self.workers = workers or Workers(config.ai_processes)
+        self.workers = workers or Workers(config.ai_processes, config.limits)
         self.conns: dict[int, Conn] = {}
         self._ids: dict[int, int] = {}          # id(conn) -> the core's number for it
         # the last event number handed to each socket (by the core's number): a pong

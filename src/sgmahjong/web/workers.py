@@ -23,6 +23,8 @@ from ..game.codec import JSON
 from ..session.decisions import decide
 from ..session.reviews import review_of_hand
 from .core.messages import ReviewHand
+from .limits import WebLimits
+from .memory import bound_ai_caches, release_memory
 from .protocol import hints_json
 
 if TYPE_CHECKING:
@@ -52,10 +54,17 @@ def hints(view: PlayerView, legal: Sequence[Action], history: History) -> JSON |
     return hints_json(view, list(legal), history)
 
 
-def _start_worker(parent: int) -> None:
+# (ai_cache_entries, shanten_patterns) of the server that made this worker's pool
+_MEMO_BOUNDS = (WebLimits.ai_cache_entries, WebLimits.shanten_patterns)
+
+
+def _start_worker(parent: int, bounds: tuple[int, int]) -> None:
     """Load the AI before the first decision is waited on, and leave with the server: a
     worker whose server died (``kill -9`` included) would otherwise wait for ever."""
     from .. import agents  # noqa: F401
+
+    global _MEMO_BOUNDS
+    _MEMO_BOUNDS = bounds
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -65,49 +74,70 @@ def _start_worker(parent: int) -> None:
     threading.Thread(target=watch, name="sgmahjong-parent-watch", daemon=True).start()
 
 
-_POOLS: dict[int, Executor] = {}
+def _bounded(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in a worker process, then the AI's memos there held to the server's
+    bounds: a worker keeps them from job to job, and the lobby's sweep bounds only the
+    server's own process."""
+    try:
+        return fn(*args)
+    finally:
+        if bound_ai_caches(*_MEMO_BOUNDS):
+            release_memory()
+
+
+Bounds = tuple[int, int]
+_POOLS: dict[tuple[int, Bounds], Executor] = {}
 _POOLS_LOCK = threading.Lock()
 
 
-def _pool(processes: int) -> Executor:
-    """The process's one pool of ``processes`` workers (threads when 0), made on first use:
-    every app of a process shares it, as they share the cores."""
+def _pool(processes: int, bounds: Bounds) -> Executor:
+    """The process's one pool of ``processes`` workers (threads when 0) whose memos are
+    held to ``bounds``, made on first use: every app of a process shares it, as they
+    share the cores."""
+    key = (processes, bounds)
     with _POOLS_LOCK:
-        pool = _POOLS.get(processes)
+        pool = _POOLS.get(key)
         if pool is None:
             if processes > 0:
                 # spawned, not forked: a fork would copy the server's threads' locks
                 ctx = multiprocessing.get_context("spawn")
                 pool = ProcessPoolExecutor(processes, mp_context=ctx,
                                            initializer=_start_worker,
-                                           initargs=(os.getpid(),))
+                                           initargs=(os.getpid(), bounds))
             else:
                 pool = ThreadPoolExecutor(4, thread_name_prefix="sgmahjong-ai")
-            _POOLS[processes] = pool
+            _POOLS[key] = pool
         return pool
 
 
-def _forget(processes: int, pool: Executor) -> None:
+def _forget(key: tuple[int, Bounds], pool: Executor) -> None:
     with _POOLS_LOCK:
-        if _POOLS.get(processes) is pool:
-            del _POOLS[processes]
+        if _POOLS.get(key) is pool:
+            del _POOLS[key]
 
 
 class Workers:
     """The pools of one server. ``processes``: worker processes for the AI, hints and
-    reviews (None: one per core; 0: threads of this process)."""
+    reviews (None: one per core; 0: threads of this process); ``limits``' AI memo bounds
+    hold in each worker process."""
 
-    def __init__(self, processes: int | None = None, io_threads: int = 8) -> None:
+    def __init__(self, processes: int | None = None, limits: WebLimits | None = None,
+                 io_threads: int = 8) -> None:
         self.processes = (os.cpu_count() or 1) if processes is None else processes
+        limits = limits or WebLimits()
+        self.bounds: Bounds = (limits.ai_cache_entries, limits.shanten_patterns)
         self._io = ThreadPoolExecutor(io_threads, thread_name_prefix="sgmahjong-store")
 
     async def cpu(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
         """``fn(*args)`` in the AI pool (a pool that broke is made again next time)."""
-        pool = _pool(self.processes)
+        pool = _pool(self.processes, self.bounds)
+        loop = asyncio.get_running_loop()
         try:
-            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+            if self.processes == 0:     # threads: the lobby's sweep bounds this process
+                return await loop.run_in_executor(pool, fn, *args)
+            return await loop.run_in_executor(pool, _bounded, fn, *args)
         except BrokenProcessPool:
-            _forget(self.processes, pool)
+            _forget((self.processes, self.bounds), pool)
             raise
 
     async def io(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
