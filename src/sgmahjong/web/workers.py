@@ -74,7 +74,7 @@ def _start_worker(parent: int, bounds: tuple[int, int]) -> None:
     threading.Thread(target=watch, name="sgmahjong-parent-watch", daemon=True).start()
 
 
-def _bounded(fn: Callable[..., T], *args: Any) -> T:
+def _bounded(fn: Callable[[*Ts], T], *args: *Ts) -> T:
     """``fn(*args)`` in a worker process, then the AI's memos there held to the server's
     bounds: a worker keeps them from job to job, and the lobby's sweep bounds only the
     server's own process."""
