@@ -150,7 +150,9 @@ def test_a_restarted_server_resumes_the_hand_where_it_was(browser: Any, server: 
     server.kill()            # no clean shutdown: the database alone must carry the table
     page.get_by_test_id("status").get_by_text("Connection lost").wait_for()
     server.start()           # same port and database file
-    page.wait_for_function("() => window.sgmj.ws.readyState === 1 && !!window.sgmj.request",
+    # (between attempts the page holds no socket at all: ws is null)
+    page.wait_for_function("() => !!window.sgmj.ws && window.sgmj.ws.readyState === 1 "
+                           "&& !!window.sgmj.request",
                            timeout=30_000)
     assert page.evaluate(VIEW_JS) == before
     assert page.evaluate("() => window.sgmj.request.legal") == legal
