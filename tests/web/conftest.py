@@ -77,15 +77,21 @@ def make_client(db_url: str) -> Iterator[Callable[..., TestClient]]:
                 c.__exit__(None, None, None)
                 store.close()
                 del opened[i]
+                assert c.app.state.stuck_at_close is None, c.app.state.stuck_at_close
                 return
 
     make.shutdown = shutdown  # type: ignore[attr-defined]
     yield make
     while OPEN:
         OPEN.pop().close()
+    stuck = []
     for client, store in reversed(opened):
         client.__exit__(None, None, None)
         store.close()
+        if client.app.state.stuck_at_close is not None:
+            stuck.append(client.app.state.stuck_at_close)
+    # a server that cannot stop is a fault of its own, whatever the test was about
+    assert not stuck, f"the app's tables did not close when it stopped: {stuck}"
 
 
 def create_table(client: TestClient, **kw: Any) -> dict[str, Any]:

@@ -195,7 +195,7 @@ def _until_unwatched(c, tid: str) -> None:
 
 
 async def _sweep(lobby) -> int:
-    return lobby.sweep()  # type: ignore[no-any-return]
+    return await lobby.sweep()  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example"])

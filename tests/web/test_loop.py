@@ -50,10 +50,27 @@ class SlowStore(TableStore):
         time.sleep(WRITE)
         super().save_seat(*args, **kw)
 
-    def set_status(self, *args: Any, **kw: Any) -> None:
+    def set_status(self, *args: Any, **kw: Any) -> bool:
         self._check("set_status")
         time.sleep(WRITE)
-        super().set_status(*args, **kw)
+        return super().set_status(*args, **kw)
+
+    def create_table(self, *args: Any, **kw: Any) -> None:
+        self._check("create_table")
+        time.sleep(WRITE)
+        super().create_table(*args, **kw)
+
+    def load_table(self, *args: Any, **kw: Any) -> Any:
+        self._check("load_table")
+        return super().load_table(*args, **kw)
+
+    def load_events(self, *args: Any, **kw: Any) -> Any:
+        self._check("load_events")
+        return super().load_events(*args, **kw)
+
+    def table_ids(self, *args: Any, **kw: Any) -> Any:
+        self._check("table_ids")
+        return super().table_ids(*args, **kw)
 
 
 class Sleepy(GreedyAgent):
@@ -177,3 +194,34 @@ def test_the_ai_workers_leave_when_their_server_dies() -> None:
     while any(_alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [p for p in pids if _alive(p)]
+
+
+async def _sweep(lobby: Any) -> int:
+    return await lobby.sweep()  # type: ignore[no-any-return]
+
+
+def test_creating_loading_and_expiring_tables_runs_no_database_call_on_the_loop(
+        db_url: str) -> None:
+    from sgmahjong.web.clock import ManualClock
+
+    store = SlowStore(db_url)
+    store.on_loop = []
+    clock = ManualClock()
+    cfg = fast_config(disconnect_grace=0.0, clock=clock, resume_on_startup=True)
+    with TestClient(create_app(cfg, store)) as c:
+        played = create_table(c, seed=SEED)
+        start(c, played["table_id"], played["token"])
+        waiting = create_table(c, seed=SEED + 1)
+        lobby = c.app.state.lobby
+        lobby.tables.pop(played["table_id"]).retire()     # as if let go: loaded again
+        assert c.get(f"/api/tables/{played['table_id']}").status_code == 200
+        clock.advance(lobby.limits.waiting_expiry)
+        c.portal.call(_sweep, lobby)
+        assert waiting["table_id"] not in lobby.tables
+        assert c.get(f"/api/tables/{waiting['table_id']}").status_code == 404
+    assert store.on_loop == []
+    # and a restart resumes the playing table without a call on the loop either
+    with TestClient(create_app(cfg, store)) as c:
+        assert played["table_id"] in c.app.state.lobby.tables
+    assert store.on_loop == []
+    store.close()

@@ -263,10 +263,15 @@ class TableStore:
                 conn.execute(insert(seats).values(table_id=table_id, player=seat.player,
                                                   **values))
 
-    def set_status(self, table_id: str, status: str) -> None:
+    def set_status(self, table_id: str, status: str, *, was: str | None = None) -> bool:
+        """Set a table's status; given ``was``, only if that is its status now (a table
+        is expired only if nobody started it meanwhile). Whether a row changed."""
+        stmt = update(game_tables).where(game_tables.c.id == table_id)
+        if was is not None:
+            stmt = stmt.where(game_tables.c.status == was)
         with self.engine.begin() as conn:
-            conn.execute(update(game_tables).where(game_tables.c.id == table_id)
-                         .values(status=status, updated_at=time.time()))
+            changed = conn.execute(stmt.values(status=status, updated_at=time.time())).rowcount
+        return bool(changed)
 
     def append_events(self, table_id: str, first: int, payloads: Sequence[dict[str, Any]],
                       answering: tuple[str, int] | None = None) -> None:

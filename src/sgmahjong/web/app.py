@@ -40,6 +40,7 @@ from .sockets import WSConn, add_socket_route
 from .tables import Table
 
 log = logging.getLogger("sgmahjong.web")
+CLOSE_SECONDS = 10.0     # a stopping server waits this long for its tables to close
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; "
@@ -120,13 +121,18 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
             await lobby.resume_all()
         lobby.start_sweeping()
         yield
-        await lobby.close()
+        stuck = await lobby.close_within(CLOSE_SECONDS)
+        app.state.stuck_at_close = stuck
+        if stuck is not None:
+            log.error("the tables had not closed %g s after the server was told to stop; "
+                      "still running: %s", CLOSE_SECONDS, stuck)
         if own_store:
             db.close()
 
     app = FastAPI(title="sgmahjong", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
     app.state.lobby = lobby
+    app.state.stuck_at_close = None
     app.state.store = db
     app.state.config = cfg
     static = resources.files("sgmahjong.web").joinpath("static")

@@ -8,7 +8,9 @@ import dataclasses
 import logging
 import math
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar, TypeVarTuple
 
 from ..rules.loading import PRESETS
 from ..session.match import table_rules
@@ -31,6 +33,8 @@ from .security import clean_name, hash_token, new_table_id, new_token
 from .tables import Table
 
 log = logging.getLogger("sgmahjong.web")
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 @dataclass
@@ -68,6 +72,11 @@ class Lobby:
         self.idle: dict[str, float] = {}     # clock time a finished table was first unwatched
         self._sweeper: asyncio.Task[None] | None = None
 
+    async def io(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
+        """Run a database call (or other blocking work) in a thread: a table created or
+        loaded must not hold every other table up while the database answers."""
+        return await asyncio.to_thread(fn, *args)
+
     async def create(self, opts: TableOptions,
                      client: str = "local") -> tuple[TableRuntime, str]:
         """A new table with the creator in seat 0; returns it and the creator's token.
@@ -92,7 +101,7 @@ class Lobby:
             raise TableError("no-seed", "this server does not let tables choose their deal")
         if opts.seed is not None and not 0 <= opts.seed < 2**64:
             raise TableError("bad-seed", "a seed is an integer 0 to 2^64-1")
-        self._make_room()
+        await self._make_room()
         wait = self.creates.wait(client, self.clock.now())
         if wait > 0:
             exc = TableError("too-many-tables", f"you have created "
@@ -110,7 +119,7 @@ class Lobby:
             row.options["ladder"] = opts.ladder
         seats = [StoredSeat(0, clean_name(opts.name, "Host"), "human", default_standin(),
                             hash_token(token))]
-        self.store.create_table(row, seats)
+        await self.io(self.store.create_table, row, seats)
         row.seats = seats
         rt = TableRuntime(self.store, self.config, row)
         self._hold(rt)
@@ -127,8 +136,8 @@ class Lobby:
         self.since.pop(table_id, None)
         self.idle.pop(table_id, None)
 
-    def _make_room(self) -> None:
-        self.sweep()
+    async def _make_room(self) -> None:
+        await self.sweep()
         waiting = sum(1 for rt in self.tables.values() if rt.status == "waiting")
         if waiting >= self.limits.max_waiting:
             raise TableError("busy", "too many tables are waiting for players to start; "
@@ -140,37 +149,59 @@ class Lobby:
         for tid in dropped:
             self._drop(tid)
         if dropped:
-            release_memory()
+            await self.io(release_memory)
         if len(self.tables) >= self.limits.max_tables:
             raise TableError("busy", "the server has too many tables open; try later")
 
-    def sweep(self) -> int:
+    async def sweep(self) -> int:
         """Close the tables never started within ``limits.waiting_expiry`` (stored as
         ``expired``: their link then finds no table) and let go of finished tables nobody
         has watched for ``limits.finished_idle`` (they stay stored and load again when
         opened). Returns how many tables left memory."""
+        # (no table is held in this frame across an await: a table let go must be free
+        # to leave memory while the database or the trim below is waited on)
         now = self.clock.now()
-        gone: list[str] = []
-        for tid, rt in list(self.tables.items()):
-            if rt.status == "waiting":
-                if now - self.since.setdefault(tid, now) >= self.limits.waiting_expiry:
-                    try:
-                        self.store.set_status(tid, "expired")
-                    except Exception:   # the database is away: try at the next sweep
-                        log.exception("table %s: could not be marked expired", tid)
-                        continue
-                    rt.expire()
-                    gone.append(tid)
-            elif rt.status == "finished":
-                if _watched(rt):
-                    self.idle.pop(tid, None)
-                elif now - self.idle.setdefault(tid, now) >= self.limits.finished_idle:
-                    gone.append(tid)
+        gone = [tid for tid in self._waited_too_long(now) if await self._expire(tid)]
+        gone += self._finished_idle(now)
         for tid in gone:
             self._drop(tid)
         if bound_ai_caches(self.limits.ai_cache_entries, self.limits.shanten_patterns) or gone:
-            release_memory()
+            # in a thread: the C library's trim lets the loop go on (the collection before
+            # it does not, but finds little beyond the tables just let go)
+            await self.io(release_memory)
         return len(gone)
+
+    def _waited_too_long(self, now: float) -> list[str]:
+        return [tid for tid, rt in self.tables.items() if rt.status == "waiting"
+                and now - self.since.setdefault(tid, now) >= self.limits.waiting_expiry]
+
+    def _finished_idle(self, now: float) -> list[str]:
+        idle = []
+        for tid, rt in self.tables.items():
+            if rt.status != "finished":
+                continue
+            if _watched(rt):
+                self.idle.pop(tid, None)
+            elif now - self.idle.setdefault(tid, now) >= self.limits.finished_idle:
+                idle.append(tid)
+        return idle
+
+    def _expire_stored(self, table_id: str) -> bool:
+        return self.store.set_status(table_id, "expired", was="waiting")
+
+    async def _expire(self, table_id: str) -> bool:
+        """Mark a waiting table expired, in the database (in a thread, and only if nobody
+        started it meanwhile) and then here; whether it was."""
+        try:
+            expired = await self.io(self._expire_stored, table_id)
+        except Exception:   # the database is away: try at the next sweep
+            log.exception("table %s: could not be marked expired", table_id)
+            return False
+        rt = self.tables.get(table_id)
+        if not expired or rt is None or rt.status != "waiting":
+            return False       # started, or swept by another sweep, meanwhile
+        rt.expire()
+        return True
 
     def start_sweeping(self) -> None:
         """Sweep every ``limits.sweep_every`` seconds of the table clock."""
@@ -182,7 +213,7 @@ class Lobby:
         while True:
             await self.clock.sleep(self.limits.sweep_every)
             try:
-                self.sweep()
+                await self.sweep()
             except Exception:
                 log.exception("the lobby sweep failed")
 
@@ -204,14 +235,15 @@ class Lobby:
             rt = self.tables.get(table_id)
             if rt is not None:
                 return rt
-            row = self.store.load_table(table_id)
+            row = await self.io(self.store.load_table, table_id)
             if row is None or row.status not in ("waiting", "playing", "finished"):
                 return None
-            return self._load(row)
+            return await self._load(row)
 
-    def _load(self, row: StoredTable) -> Table:
+    async def _load(self, row: StoredTable) -> Table:
         """A stored table (not expired) made live here: resumed from its event log."""
-        rt = TableRuntime(self.store, self.config, row, self.store.load_events(row.id))
+        events = await self.io(self.store.load_events, row.id)
+        rt = TableRuntime(self.store, self.config, row, events)
         self._hold(rt)
         rt.ensure_running()
         return rt
@@ -221,10 +253,26 @@ class Lobby:
 
     async def resume_all(self) -> int:
         """Load every unfinished table (so AI seats and stand-ins play on)."""
-        ids = self.store.table_ids(("playing",))
+        ids = await self.io(self.store.table_ids, ("playing",))
         for tid in ids:
             await self.get(tid)
         return len(ids)
+
+    async def close_within(self, seconds: float) -> str | None:
+        """:meth:`close`, given up after ``seconds``: then what was still running (each
+        task's chain of awaits), else None. A table's moves are stored as they are made,
+        so one left running at shutdown loses nothing; a server that never stops would
+        hold its port and its tables' leases."""
+        closing = asyncio.ensure_future(self.close())
+        closed = asyncio.Event()
+        closing.add_done_callback(lambda _task: closed.set())
+        await self.clock.wait(closed, self.clock.now() + seconds)
+        if closing.done():
+            closing.result()
+            return None
+        me = asyncio.current_task()
+        return "; ".join(f"{task.get_name()}: {_awaiting(task.get_coro())}"
+                         for task in asyncio.all_tasks() if task is not me)
 
     async def close(self) -> None:
         if self._sweeper is not None:
@@ -233,6 +281,19 @@ class Lobby:
                 await self._sweeper
         for rt in list(self.tables.values()):
             await rt.close()
+
+
+def _awaiting(coro: object) -> str:
+    """Where a suspended coroutine waits: its chain of awaits, innermost last."""
+    steps = []
+    while coro is not None:
+        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        if frame is None:
+            steps.append(type(coro).__name__)
+            break
+        steps.append(f"{frame.f_code.co_name}:{frame.f_lineno}")
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return " > ".join(steps)
 
 
 def _watched(rt: TableRuntime) -> bool:

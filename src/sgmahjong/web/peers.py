@@ -25,7 +25,7 @@ import contextlib
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar, TypeVarTuple
 
@@ -122,7 +122,7 @@ class PeerLobby(PeerMail, Lobby):
     async def create(self, opts: TableOptions,
                      client: str = "local") -> tuple[TableRuntime, str]:
         rt, token = await super().create(opts, client)
-        epoch = self.leases.claim(rt.id, self.peer)
+        epoch = await self.io(self.leases.claim, rt.id, self.peer)
         if epoch is None:         # cannot happen: nobody knew the table yet
             self.tables.pop(rt.id, None)
             raise TableError("busy", "the new table could not be set up: try again")
@@ -131,18 +131,19 @@ class PeerLobby(PeerMail, Lobby):
         rt.on_lost = self._lost_by(rt.id)
         return rt, token
 
-    def _load(self, row: StoredTable) -> Table:
+    async def _load(self, row: StoredTable) -> Table:
         # a finished table is read here; a live one is played here when nobody alive holds
         # its lease, else relayed to its owner
         if row.status == "finished":
-            rt = TableRuntime(self.store, self.config, row, self.store.load_events(row.id))
+            events = await self.io(self.store.load_events, row.id)
+            rt = TableRuntime(self.store, self.config, row, events)
             self.tables[row.id] = rt
             return rt
-        lease = self.leases.owner(row.id)
+        lease = await self.io(self.leases.owner, row.id)
         if lease is None or not lease[2]:
-            epoch = self.leases.claim(row.id, self.peer)
+            epoch = await self.io(self.leases.claim, row.id, self.peer)
             if epoch is not None:
-                return self._own(row, epoch)
+                return self._own(row, epoch, await self.io(self.store.load_events, row.id))
         return RemoteTable(self, row)
 
     def _drop(self, table_id: str) -> None:
@@ -157,8 +158,8 @@ class PeerLobby(PeerMail, Lobby):
         old request is never taken for one to a new request."""
         return (epoch % 20000) * 100_000
 
-    def _own(self, row: StoredTable, epoch: int) -> TableRuntime:
-        rt = TableRuntime(self.store, self.config, row, self.store.load_events(row.id))
+    def _own(self, row: StoredTable, epoch: int, events: Sequence[JSON]) -> TableRuntime:
+        rt = TableRuntime(self.store, self.config, row, events)
         rt.next_rid = self._rid_base(epoch)
         rt.on_lost = self._lost_by(row.id)
         self.tables[row.id] = rt
@@ -185,16 +186,17 @@ class PeerLobby(PeerMail, Lobby):
             epoch = await self._beat(self.leases.claim, tid, self.peer)
             if epoch is None:
                 continue
-            row = self.store.load_table(tid)
+            row = await self.io(self.store.load_table, tid)
             if row is None:
                 continue
+            events = await self.io(self.store.load_events, tid)
             async with self._loading:
                 if tid in self.epochs:      # a socket's arrival took it meanwhile
                     continue
                 old = self.tables.pop(tid, None)
                 if old is not None:
                     await old.close()
-                self._own(row, epoch)
+                self._own(row, epoch, events)
             got += 1
         return got
 

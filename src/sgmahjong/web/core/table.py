@@ -185,8 +185,9 @@ class TableCore(Chairs):
             case Reload():
                 self._reload(command, out)
             case Expire():
-                self.status = "expired"
-                self._table_changed = True
+                if self.status == "waiting":     # a start that came first stands
+                    self.status = "expired"
+                    self._table_changed = True
         self._advance(out)
         if self._table_changed:
             self._send_table(out)
