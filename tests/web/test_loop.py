@@ -225,3 +225,34 @@ def test_creating_loading_and_expiring_tables_runs_no_database_call_on_the_loop(
         assert played["table_id"] in c.app.state.lobby.tables
     assert store.on_loop == []
     store.close()
+
+
+def test_a_finished_tables_record_and_replay_are_worked_out_off_the_loop(
+        make_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sgmahjong.web.app as web_app
+
+    on_loop: list[str] = []
+
+    def spy(fn: Any) -> Any:
+        def called(*args: Any, **kw: Any) -> Any:
+            try:
+                asyncio.get_running_loop()
+                on_loop.append(fn.__name__)
+            except RuntimeError:
+                pass
+            return fn(*args, **kw)
+        return called
+
+    monkeypatch.setattr(web_app, "table_replay", spy(web_app.table_replay))
+    monkeypatch.setattr(web_app, "dumps_record", spy(web_app.dumps_record))
+    c = make_client()
+    t = create_table(c)
+    ann = Player(c, t["table_id"], t["token"])
+    start(c, t["table_id"], t["token"])
+    ann.play()
+    base = f"/api/tables/{t['table_id']}"
+    assert c.get(f"{base}/record").status_code == 200
+    index = c.get(f"{base}/replay").json()
+    assert index["hands"], index
+    assert c.get(f"{base}/replay", params={"hand": 0}).json()["steps"]
+    assert on_loop == []

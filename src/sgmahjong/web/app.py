@@ -13,6 +13,7 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..game.codec import JSON
@@ -261,7 +262,8 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
             rec = rt.record()
         except TableError as exc:
             return refuse(exc)
-        return PlainTextResponse(dumps_record(rec), media_type="application/jsonl",
+        text = await run_in_threadpool(dumps_record, rec)
+        return PlainTextResponse(text, media_type="application/jsonl",
                                  headers={"Content-Disposition": "attachment; filename="
                                           f"sgmahjong-{rt.id}.jsonl"})
 
@@ -273,7 +275,8 @@ def create_app(config: WebConfig | None = None, store: TableStore | None = None)
             rec = rt.record()   # refuses an unfinished table: the record shows the walls
         except TableError as exc:
             return refuse(exc)
-        hands = table_replay(rt.id, rec, rt.names)
+        # a whole match's steps take a tenth of a second to work out: not on the loop
+        hands = await run_in_threadpool(table_replay, rt.id, rec, rt.names)
         if hand is None:
             return replay_index(hands, rt.names, rec)
         if not 0 <= hand < len(hands):

@@ -264,7 +264,8 @@ def table_replay(table_id: str, record: Record, names: Sequence[str]) -> list[Re
     if hands is None:
         hands = replay_hands(record, names)
         if len(_CACHE) >= _CACHE_SIZE:
-            del _CACHE[next(iter(_CACHE))]
+            # (the server works replays out in threads: another may have dropped it)
+            _CACHE.pop(next(iter(_CACHE), key), None)
         _CACHE[key] = hands
     return hands
 
