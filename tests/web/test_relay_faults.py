@@ -3,6 +3,7 @@ never left on a dead path, and a database that was away does not make a stampede
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -128,3 +129,28 @@ def test_after_the_database_was_away_no_server_takes_the_others_tables(
     assert tid not in lobby(a).epochs             # a waits a lease's time
     beat(b)
     assert tid in lobby(b).epochs                 # b renewed and plays on
+
+
+def test_a_table_made_while_the_beat_asks_what_is_held_is_not_taken_for_lost(
+        two: tuple[TestClient, TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
+    a, _b = two
+    leases = lobby(a).leases
+    real = leases.held
+    asked, go = threading.Event(), threading.Event()
+
+    def held_then_wait(peer: str) -> dict[str, int]:
+        answer = real(peer)          # read before the new table is made
+        asked.set()
+        assert go.wait(20)
+        return answer
+
+    monkeypatch.setattr(leases, "held", held_then_wait)
+    tick = a.portal.start_task_soon(lobby(a)._tick)
+    assert asked.wait(20)
+    t = create_table(a)
+    go.set()
+    tick.result(20)
+    assert t["table_id"] in lobby(a).epochs
+    r = a.post(f"/api/tables/{t['table_id']}/start",
+               headers={"Authorization": f"Bearer {t['token']}"})
+    assert r.status_code == 200, r.text

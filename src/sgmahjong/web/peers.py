@@ -310,9 +310,12 @@ class PeerLobby(PeerMail, Lobby):
             self._renew_failed = False
             for relay in self.relays.values():
                 relay.lost = True
+        # only the tables held before the question: one claimed while it was asked is
+        # not in its answer, and was once taken for lost (a new table's start got 503)
+        before = dict(self.epochs)
         held = await self._beat(self.leases.held, self.peer)
-        for tid, epoch in list(self.epochs.items()):
-            if held.get(tid) != epoch:
+        for tid, epoch in before.items():
+            if self.epochs.get(tid) == epoch and held.get(tid) != epoch:
                 await self._lose(tid)
         if self.config.clock.now() >= self._quiet_until:
             await self._claim_orphans()
