@@ -180,3 +180,20 @@ def test_request_json_round_trips() -> None:
     _finish(bot)
     for m in bot.transport.sent:  # type: ignore[attr-defined]
         assert json.loads(json.dumps(m)) == m
+
+
+@pytest.mark.parametrize("body, said", [
+    ("import sys; sys.exit(3)\n", "request 1: crashed (the bot exited)"),
+    ("print(1)\n", "request 1: not a message"),
+])
+def test_a_bot_gone_before_it_is_asked_is_told_apart_by_what_it_left(
+        tmp_path: Path, body: str, said: str) -> None:
+    # gone before the hello is written: the write fails, and what it printed (or
+    # nothing) still says why, as when it goes after the request
+    with ProcessAgent(_script(tmp_path, body), timeout=5.0) as bot:
+        bot.transport._proc.wait(10)  # type: ignore[attr-defined]
+        g = Game.new("standard", seed=1)
+        seat = next(iter(g.waiting_for()))
+        bot.act(g.view(seat), g.legal_actions(seat))
+        assert bot.faults and bot.faults[0].startswith(said), bot.faults
+        assert bot.dead

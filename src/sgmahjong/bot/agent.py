@@ -41,6 +41,10 @@ class ProcessAgent:
         self.timeout = timeout
         self.faults: list[str] = []
         self.dead = False
+        # a send failed while a request was being made: what the bot wrote before it went
+        # (a line, or nothing) is read to say why, as for a bot that goes after the request
+        self._asking = False
+        self._gone_while_asking = False
         self._greeted = False
         self._next_id = 0
         self._late = 0
@@ -72,7 +76,10 @@ class ProcessAgent:
             return False
         if self.transport.send(message):
             return True
-        self._fault("crashed: the bot can no longer be reached")
+        if self._asking:
+            self._gone_while_asking = True
+        else:
+            self._fault("crashed: the bot can no longer be reached")
         self.dead = True
         return False
 
@@ -97,13 +104,27 @@ class ProcessAgent:
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         default = safe_default(view, legal)
-        self._greet(view)
-        if self.dead:
-            return default
-        self._next_id += 1
-        rid = self._next_id
-        if not self._send(request(rid, view, legal, int(self.timeout * 1000))):
-            return default
+        self._asking = True
+        try:
+            self._greet(view)
+            if self.dead and not self._gone_while_asking:
+                return default
+            self._next_id += 1
+            rid = self._next_id
+            if not self._gone_while_asking:
+                self._send(request(rid, view, legal, int(self.timeout * 1000)))
+        finally:
+            self._asking = False
+        if self._gone_while_asking:
+            self._gone_while_asking = False
+            self.dead = False       # read what it left below; it is dead after that
+            try:
+                return self._answer(rid, default, legal)
+            finally:
+                self.dead = True
+        return self._answer(rid, default, legal)
+
+    def _answer(self, rid: int, default: Action, legal: Sequence[Action]) -> Action:
         deadline = time.monotonic() + self.timeout
         while True:
             line = self.transport.receive(deadline - time.monotonic())
