@@ -79,7 +79,7 @@ def _holdings(app: Any) -> None:
                           "useful_kinds": evaluation.useful_kinds.cache_info().currsize,
                           "waits": len(evaluation._WAITS),
                           "shanten_patterns": shanten.patterns_met(),
-                          "suit_sets": decompose._suit_sets.cache_info().currsize}),
+                          "suit_readings": decompose.suit_readings_met()}),
               file=sys.stderr, flush=True)
 
 

@@ -242,7 +242,8 @@ def test_the_ai_memo_and_the_shanten_patterns_stay_bounded(make_client) -> None:
     from sgmahjong.agents.evaluation import useful_kinds
     from sgmahjong.analysis import decompose, shanten
 
-    c = make_client(limits=WebLimits(ai_cache_entries=50, shanten_patterns=50))
+    c = make_client(limits=WebLimits(ai_cache_entries=50, shanten_patterns=50,
+                                     suit_readings=50))
     rng = random.Random(7)
     for _ in range(200):             # hands the AI never met: one memo entry each
         counts = [0] * 34

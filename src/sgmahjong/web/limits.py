@@ -49,8 +49,16 @@ class WebLimits:
     ws_ping_interval: float = 10.0
     ws_ping_timeout: float = 10.0
     max_clients_tracked: int = 10_000       # addresses remembered for the create limit
-    ai_cache_entries: int = 50_000          # the AI's memo of hand evaluations (~1 KiB each)
-    shanten_patterns: int = 50_000          # group patterns the shanten lookup keeps (~100 B)
+    # The AI's memos, emptied when past these: small enough that each process reaches them
+    # within minutes and its memory levels off there (at 50,000 a soak's workers were still
+    # growing after half an hour); the AI is no slower at these sizes (docs/web.md, "Limits")
+    ai_cache_entries: int = 20_000          # the AI's memo of hand evaluations (~0.7 KiB each)
+    shanten_patterns: int = 20_000          # group patterns the shanten lookup keeps (~100 B)
+    suit_readings: int = 2_000              # suits' counts read for waits (~0.2 KiB each)
+
+    def memo_bounds(self) -> tuple[int, int, int]:
+        """The AI memo bounds, as :func:`~.memory.bound_ai_caches` takes them."""
+        return (self.ai_cache_entries, self.shanten_patterns, self.suit_readings)
 
 
 class CreateWindow:

@@ -8,8 +8,8 @@ each process the AI runs in. The server keeps it under ``WebLimits.ai_cache_entr
 emptying it when it grows past: each AI worker process after each job
 (:mod:`sgmahjong.web.workers`), the server's own process at each sweep of the lobby.
 The shanten lookup keeps every group pattern it has met (up to 405,350, about 100 bytes
-each), and the suit readings the waits are read from (``analysis.decompose``): bounded the
-same way by ``WebLimits.shanten_patterns``.
+each), bounded the same way by ``WebLimits.shanten_patterns``, and the suit readings the
+waits are read from (``analysis.decompose``, up to 3 x 8,192) by ``WebLimits.suit_readings``.
 
 CPython returns small objects to its own pools, and glibc keeps freed heap pages in its
 arenas (one per thread that allocated: the AI moves run in worker threads), so a server's
@@ -40,10 +40,11 @@ def _malloc_trim() -> Callable[[int], int] | None:
     return fn   # type: ignore[no-any-return]
 
 
-def bound_ai_caches(max_entries: int, max_patterns: int) -> bool:
-    """Empty the AI's memo of hand evaluations if it holds more than ``max_entries``, and
-    the shanten lookup's patterns met if more than ``max_patterns`` (each is met again in
-    under a microsecond); whether anything was emptied."""
+def bound_ai_caches(max_entries: int, max_patterns: int, max_readings: int) -> bool:
+    """Empty the AI's memo of hand evaluations if it holds more than ``max_entries``, the
+    shanten lookup's patterns met if more than ``max_patterns`` and the suit readings if
+    more than ``max_readings`` (each is met again in microseconds); whether anything was
+    emptied."""
     from ..agents.evaluation import useful_kinds
     from ..analysis import decompose, shanten
 
@@ -54,7 +55,7 @@ def bound_ai_caches(max_entries: int, max_patterns: int) -> bool:
     if shanten.patterns_met() > max_patterns:
         shanten.clear_caches()
         emptied = True
-    if decompose.suit_readings_met() > max_patterns:
+    if decompose.suit_readings_met() > max_readings:
         decompose.clear_suit_readings()
         emptied = True
     return emptied

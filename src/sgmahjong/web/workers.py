@@ -54,11 +54,12 @@ def hints(view: PlayerView, legal: Sequence[Action], history: History) -> JSON |
     return hints_json(view, list(legal), history)
 
 
-# (ai_cache_entries, shanten_patterns) of the server that made this worker's pool
-_MEMO_BOUNDS = (WebLimits.ai_cache_entries, WebLimits.shanten_patterns)
+Bounds = tuple[int, int, int]
+# the bounds of the server that made this worker's pool
+_MEMO_BOUNDS: Bounds = WebLimits().memo_bounds()
 
 
-def _start_worker(parent: int, bounds: tuple[int, int]) -> None:
+def _start_worker(parent: int, bounds: Bounds) -> None:
     """Load the AI before the first decision is waited on, and leave with the server: a
     worker whose server died (``kill -9`` included) would otherwise wait for ever."""
     from .. import agents  # noqa: F401
@@ -85,7 +86,6 @@ def _bounded(fn: Callable[[*Ts], T], *args: *Ts) -> T:
             release_memory()
 
 
-Bounds = tuple[int, int]
 _POOLS: dict[tuple[int, Bounds], Executor] = {}
 _POOLS_LOCK = threading.Lock()
 
@@ -125,7 +125,7 @@ class Workers:
                  io_threads: int = 8) -> None:
         self.processes = (os.cpu_count() or 1) if processes is None else processes
         limits = limits or WebLimits()
-        self.bounds: Bounds = (limits.ai_cache_entries, limits.shanten_patterns)
+        self.bounds = limits.memo_bounds()
         self._io = ThreadPoolExecutor(io_threads, thread_name_prefix="sgmahjong-store")
 
     async def cpu(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
