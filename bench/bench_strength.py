@@ -64,7 +64,8 @@ def field(names: Sequence[str]) -> None:
 def variant(name: str) -> PlayerFactory:
     """``owl~FIELD=V[~FIELD=V]``: the Owl with fields of its points model changed, for
     experiments (``realise=0`` values no tai source not yet secured, ``anyway=99`` counts
-    no deal-in cost; a number fills every entry of a list field)."""
+    no deal-in cost; a number fills every entry of a list field); ``samples=N`` plays
+    close discards out on N sampled tables (:mod:`sgmahjong.agents.lookahead`)."""
     import dataclasses
 
     from sgmahjong.agents.expected import load_points_model
@@ -72,10 +73,14 @@ def variant(name: str) -> PlayerFactory:
 
     model = load_points_model()
     fox_claims = False
+    samples = Owl.samples
     for part in name.split("~")[1:]:
         key, _, value = part.partition("=")
         if key == "foxclaims":
             fox_claims = True
+            continue
+        if key == "samples":
+            samples = int(value)
             continue
         old = getattr(model, key)
         new = (tuple(float(value) for _ in old) if isinstance(old, tuple)
@@ -96,6 +101,7 @@ def variant(name: str) -> PlayerFactory:
             return Fox.claim(self, view, claims)
 
     Variant.model = model
+    Variant.samples = samples
     return Variant
 
 

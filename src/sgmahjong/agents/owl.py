@@ -9,8 +9,17 @@ from ..game.actions import Action, Pass
 from ..game.view import PlayerView
 from ..tiles import Tile
 from .evaluation import Situation, situation
-from .expected import DEEP, Evaluation, PointsModel, best_claim, evaluate_discards
+from .expected import (
+    DEEP,
+    Evaluation,
+    PointsModel,
+    best_claim,
+    evaluate_discards,
+    load_points_model,
+    spared,
+)
 from .fox import Fox
+from .lookahead import look_ahead
 
 LOOKAHEAD = DEEP     # candidate discards valued two draws ahead
 
@@ -29,6 +38,10 @@ class Owl(Fox):
     slip = 0.0
     lookahead_count = LOOKAHEAD
     model: PointsModel | None = None  # the fitted figures (None: the shipped model)
+    # Tables sampled to play close discards out; 0: no look-ahead. Off: on the walls it
+    # was tried on it did not yet make the Owl stronger (docs/ai.md, "Look-ahead"), and
+    # it takes four times the Owl's time at the median.
+    samples = 0
 
     def claim(self, view: PlayerView, claims: Sequence[Action]) -> Action:
         best, _ = best_claim(view, situation(view), claims, model=self.model)
@@ -42,8 +55,12 @@ class Owl(Fox):
     def evaluations(self, view: PlayerView, tiles: Sequence[Tile], sit: Situation
                     ) -> list[Evaluation]:
         """Every distinct discard of ``tiles``, valued, best first."""
-        return evaluate_discards(view, sit, tiles, model=self.model,
-                                 deep=self.lookahead_count)
+        evals = evaluate_discards(view, sit, tiles, model=self.model,
+                                  deep=self.lookahead_count)
+        if not self.samples:
+            return evals
+        m = load_points_model() if self.model is None else self.model
+        return look_ahead(view, sit, evals, spared(view.rules, m), self.samples)
 
     def scored(self, view: PlayerView, tiles: Sequence[Tile], sit: Situation
                ) -> list[tuple[float, Tile]]:
