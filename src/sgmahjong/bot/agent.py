@@ -41,10 +41,6 @@ class ProcessAgent:
         self.timeout = timeout
         self.faults: list[str] = []
         self.dead = False
-        # a send failed while a request was being made: what the bot wrote before it went
-        # (a line, or nothing) is read to say why, as for a bot that goes after the request
-        self._asking = False
-        self._gone_while_asking = False
         self._greeted = False
         self._next_id = 0
         self._late = 0
@@ -71,24 +67,25 @@ class ProcessAgent:
         self.faults.append(what)
         log.warning("bot at seat %d: %s", int(self.seat), what)
 
-    def _send(self, message: dict[str, Any]) -> bool:
+    def _send(self, message: dict[str, Any], *, asking: bool = False) -> bool:
+        """Whether ``message`` reached the bot; the bot is dead from the first that does
+        not. ``asking``: the fault is left for the answer to name (what the bot wrote
+        before it went, a line or nothing, says why)."""
         if self.dead:
             return False
         if self.transport.send(message):
             return True
-        if self._asking:
-            self._gone_while_asking = True
-        else:
+        if not asking:
             self._fault("crashed: the bot can no longer be reached")
         self.dead = True
         return False
 
-    def _greet(self, view: PlayerView) -> None:
+    def _greet(self, view: PlayerView, *, asking: bool = False) -> bool:
         if self._greeted and view.seat == self.seat:
-            return
+            return True
         self._greeted = True
         self.seat = view.seat
-        self._send(hello(self.seat, view.rules))
+        return self._send(hello(self.seat, view.rules), asking=asking)
 
     def start(self, view: PlayerView) -> None:
         """Say hello before a hand (again if the seat changed since the last one)."""
@@ -104,24 +101,14 @@ class ProcessAgent:
 
     def act(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         default = safe_default(view, legal)
-        self._asking = True
-        try:
-            self._greet(view)
-            if self.dead and not self._gone_while_asking:
-                return default
-            self._next_id += 1
-            rid = self._next_id
-            if not self._gone_while_asking:
-                self._send(request(rid, view, legal, int(self.timeout * 1000)))
-        finally:
-            self._asking = False
-        if self._gone_while_asking:
-            self._gone_while_asking = False
-            self.dead = False       # read what it left below; it is dead after that
-            try:
-                return self._answer(rid, default, legal)
-            finally:
-                self.dead = True
+        if self.dead:
+            return default
+        self._next_id += 1
+        rid = self._next_id
+        # a bot gone while being asked may have written why before it went: read it
+        # all the same, as for a bot that goes after the request
+        if self._greet(view, asking=True):
+            self._send(request(rid, view, legal, int(self.timeout * 1000)), asking=True)
         return self._answer(rid, default, legal)
 
     def _answer(self, rid: int, default: Action, legal: Sequence[Action]) -> Action:
