@@ -91,6 +91,9 @@ def _sample(view: PlayerView, sit: Situation, rng: random.Random
 
 
 def _complete(counts: list[int], melds: int) -> bool:
+    # agrees with analysis.decompose.is_complete (no seven pairs; Thirteen Wonders only
+    # with no declared set), but the playout's loop already has the shanten tables warm:
+    # 0.47 us a call there against 1.06 us
     return shanten(counts, melds) == -1
 
 
