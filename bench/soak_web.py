@@ -44,8 +44,12 @@ from bench_web import choose  # the same instant bot as the web bench (bench/ is
 
 
 def serve(port: int, db: str, trace: str | None, warmup: float,
-          finished_idle: float) -> None:
+          finished_idle: float, probe: bool = False) -> None:
     """The child process: the web app on 127.0.0.1:port."""
+    if probe:
+        from sgmahjong.web import workers
+        workers._start_worker = _probing_worker    # type: ignore[assignment]
+        threading.Thread(target=_probes, args=("server",), daemon=True).start()
     if trace:
         import tracemalloc
         tracemalloc.start(12)
@@ -81,6 +85,21 @@ def _holdings(app: Any) -> None:
                           "shanten_patterns": shanten.patterns_met(),
                           "suit_readings": decompose.suit_readings_met()}),
               file=sys.stderr, flush=True)
+
+
+def _probing_worker(parent: int, bounds: tuple[int, int, int]) -> None:
+    """An AI worker's start (spawned: this module is its main), reporting like the server."""
+    from sgmahjong.web.workers import _start_worker
+    _start_worker(parent, bounds)
+    threading.Thread(target=_probes, args=("worker",), daemon=True).start()
+
+
+def _probes(role: str) -> None:
+    """Every minute, on stderr: what this process's memory is made of (``mem_probe``)."""
+    from mem_probe import probe
+    while True:
+        time.sleep(60)
+        print(json.dumps({"probe": role, **probe()}), file=sys.stderr, flush=True)
 
 
 def _tracer(path: str, warmup: float) -> None:
@@ -301,11 +320,14 @@ def main() -> int:
                     help="seconds before a finished, unwatched table leaves memory")
     ap.add_argument("--trace", metavar="FILE",
                     help="run the server under tracemalloc; growth report to FILE")
+    ap.add_argument("--probe", action="store_true",
+                    help="every minute, on stderr, what the server's and each worker's "
+                         "memory is made of (bench/mem_probe.py)")
     ap.add_argument("--serve", nargs=2, metavar=("PORT", "DB"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve:
         serve(int(args.serve[0]), args.serve[1], args.trace, args.warmup * 60,
-              args.finished_idle)
+              args.finished_idle, args.probe)
         return 0
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
@@ -314,6 +336,8 @@ def main() -> int:
                "--warmup", str(args.warmup), "--finished-idle", str(args.finished_idle)]
         if args.trace:
             cmd += ["--trace", args.trace]
+        if args.probe:
+            cmd.append("--probe")
         child = subprocess.Popen(cmd, env=dict(os.environ))
         try:
             base = f"http://127.0.0.1:{port}"

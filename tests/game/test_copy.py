@@ -12,6 +12,7 @@ import pytest
 
 from sgmahjong.game.engine import Game
 from sgmahjong.rules import PRESETS, Ruleset, load_rules
+from sgmahjong.rules.loading import rules_from_dict
 from sgmahjong.tiles import Seat
 
 COPIES: dict[str, Callable[[Any], Any]] = {
@@ -36,6 +37,20 @@ def test_a_ruleset_round_trips(preset: str, how: str) -> None:
 def test_a_ruleset_built_directly_round_trips(how: str) -> None:
     rules = Ruleset()   # a plain dict of patterns, not the loader's read-only one
     assert COPIES[how](rules) == rules
+
+
+def test_an_unpickled_ruleset_is_the_equal_one_already_met() -> None:
+    # a server's AI worker receives the table's rules with every job: one object for all
+    # of them keeps the memos keyed on the rules object warm and holding one copy
+    standard, casual = load_rules("standard"), load_rules("casual")
+    first = pickle.loads(pickle.dumps(standard))
+    assert pickle.loads(pickle.dumps(standard)) is first
+    other = pickle.loads(pickle.dumps(casual))
+    assert other is not first and other == casual
+    # a house rule changes the rules: never served another table's
+    house = rules_from_dict({"extends": "standard", "scoring": {"minimum_tai": 2}})
+    again = pickle.loads(pickle.dumps(house))
+    assert again is not first and again.scoring.minimum_tai == 2
 
 
 def _first_legal(g: Game) -> None:

@@ -11,8 +11,12 @@ from __future__ import annotations
 import asyncio
 import random
 
+from sgmahjong.agents.evaluation import ready_waits, tai_plan
 from sgmahjong.analysis.decompose import winning_tiles
 from sgmahjong.analysis.shanten import shanten
+from sgmahjong.game.engine import Game
+from sgmahjong.rules import load_rules
+from sgmahjong.tiles import Seat, Tile
 from sgmahjong.web.limits import WebLimits
 from sgmahjong.web.memory import memo_sizes
 from sgmahjong.web.workers import Workers
@@ -40,13 +44,17 @@ def _less_one(counts: tuple[int, ...]) -> tuple[int, ...]:
 def test_a_worker_holds_its_ai_memos_to_the_servers_bounds() -> None:
     bound = 40
     workers = Workers(1, WebLimits(ai_cache_entries=bound, shanten_patterns=bound,
-                                   suit_readings=bound))
+                                   suit_readings=bound, wait_readings=bound))
+    view = Game.new("standard", seed=7).view(Seat.EAST)
+    unseen = (4,) * 34
 
     async def run() -> list[dict[str, int]]:
         seen = []
         for counts in _hands(60, seed=3):
             await workers.cpu(shanten, counts)
             await workers.cpu(winning_tiles, _less_one(counts))
+            # the Owl's and Fox's reading of a ready hand's waits, one entry a hand
+            await workers.cpu(ready_waits, view, _less_one(counts), (), unseen)
             seen.append(await workers.cpu(memo_sizes))
         return seen
 
@@ -57,6 +65,29 @@ def test_a_worker_holds_its_ai_memos_to_the_servers_bounds() -> None:
     # the hands met well over the bound in patterns (each meets several new ones) ...
     assert sum(s["shanten_patterns"] for s in seen) > 2 * bound
     assert sum(s["suit_readings"] for s in seen) > 2 * bound
+    assert sum(s["waits"] for s in seen) > 2 * bound
     # ... and after every job the worker held at most the bound (it held 217 before)
     assert max(s["shanten_patterns"] for s in seen) <= bound
     assert max(s["suit_readings"] for s in seen) <= bound
+    assert max(s["waits"] for s in seen) <= bound     # 60 before: it was never emptied
+
+
+def test_a_worker_keeps_one_copy_of_a_tables_rules() -> None:
+    """Every job carries the table's rules; a worker once kept each job's copy in the
+    memos keyed on the rules (up to 4,096 of them, 7.5 KiB each), its memory climbing
+    for hours, and no memo entry of one job served the next."""
+    workers = Workers(1, WebLimits())
+    rules = load_rules("standard")
+    flower = (Tile.parse("1f"),)
+
+    async def run() -> dict[str, int]:
+        for counts in _hands(50, seed=5):
+            await workers.cpu(tai_plan, counts[:27] + (0,) * 7, (), flower, Seat.EAST,
+                              Seat.EAST, rules)
+        return await workers.cpu(memo_sizes)
+
+    try:
+        sizes = asyncio.run(run())
+    finally:
+        workers.close()
+    assert sizes["rule_sets"] == 1      # 50 before

@@ -396,6 +396,15 @@ class WaitValue:
 _WAITS: dict[tuple[object, ...], tuple[Ruleset, tuple[tuple[int, int], ...]]] = {}
 
 
+def waits_met() -> int:
+    """Ready hands whose waits are memoised (a server bounds it: ``web.memory``)."""
+    return len(_WAITS)
+
+
+def clear_waits() -> None:
+    _WAITS.clear()
+
+
 def _wait_tai(counts: tuple[int, ...], melds: tuple[Meld, ...], bonus: tuple[Tile, ...],
               seat: Seat, round_wind: Seat, rules: Ruleset) -> tuple[tuple[int, int], ...]:
     """(kind, tai or -1 when the completed hand cannot win) for each completing kind."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
@@ -216,6 +217,32 @@ class Ruleset:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Ruleset:
         return self
+
+    # For the same reason a rule set unpickled is the equal one this process already has:
+    # the server's AI workers receive the table's rules with every job, and a fresh copy
+    # each time left the caches keyed on the rules object cold and holding thousands of
+    # copies (7.5 KiB each), a slow climb in every worker's memory.
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_ruleset, ({f.name: getattr(self, f.name) for f in fields(self)},))
+
+
+_KNOWN: list[Ruleset] = []   # the rule sets unpickled lately, newest last
+_KNOWN_MAX = 32
+_KNOWN_LOCK = threading.Lock()   # the server unpickles in several threads
+
+
+def _ruleset(values: dict[str, Any]) -> Ruleset:
+    """A :class:`Ruleset` from what its ``__reduce__`` gave: an equal one already met if
+    there is one."""
+    rules = Ruleset(**values)
+    with _KNOWN_LOCK:
+        for i, known in enumerate(_KNOWN):
+            if known == rules:
+                _KNOWN.append(_KNOWN.pop(i))
+                return known
+        _KNOWN.append(rules)
+        del _KNOWN[:-_KNOWN_MAX]
+    return rules
 
 
 def _plain(value: Any) -> Any:

@@ -17,6 +17,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from ..inputs import MAX_REQUEST_BYTES
+from .memory import MemoBounds
 
 MINUTE = 60.0
 DAY = 24 * 60 * MINUTE
@@ -55,10 +56,12 @@ class WebLimits:
     ai_cache_entries: int = 20_000          # the AI's memo of hand evaluations (~0.7 KiB each)
     shanten_patterns: int = 20_000          # group patterns the shanten lookup keeps (~100 B)
     suit_readings: int = 2_000              # suits' counts read for waits (~0.2 KiB each)
+    wait_readings: int = 5_000              # ready hands' waits with their tai (~0.8 KiB)
 
-    def memo_bounds(self) -> tuple[int, int, int]:
+    def memo_bounds(self) -> MemoBounds:
         """The AI memo bounds, as :func:`~.memory.bound_ai_caches` takes them."""
-        return (self.ai_cache_entries, self.shanten_patterns, self.suit_readings)
+        return MemoBounds(self.ai_cache_entries, self.shanten_patterns, self.suit_readings,
+                          self.wait_readings)
 
 
 class CreateWindow:

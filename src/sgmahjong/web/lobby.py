@@ -165,7 +165,7 @@ class Lobby:
         gone += self._finished_idle(now)
         for tid in gone:
             self._drop(tid)
-        if bound_ai_caches(*self.limits.memo_bounds()) or gone:
+        if bound_ai_caches(self.limits.memo_bounds()) or gone:
             # in a thread: the C library's trim lets the loop go on (the collection before
             # it does not, but finds little beyond the tables just let go)
             await self.io(release_memory)

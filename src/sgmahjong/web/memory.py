@@ -8,8 +8,10 @@ each process the AI runs in. The server keeps it under ``WebLimits.ai_cache_entr
 emptying it when it grows past: each AI worker process after each job
 (:mod:`sgmahjong.web.workers`), the server's own process at each sweep of the lobby.
 The shanten lookup keeps every group pattern it has met (up to 405,350, about 100 bytes
-each), bounded the same way by ``WebLimits.shanten_patterns``, and the suit readings the
-waits are read from (``analysis.decompose``, up to 3 x 8,192) by ``WebLimits.suit_readings``.
+each), bounded the same way by ``WebLimits.shanten_patterns``, the suit readings the
+waits are read from (``analysis.decompose``, up to 3 x 8,192) by ``WebLimits.suit_readings``,
+and the waits of ready hands with their tai (``agents.evaluation``, up to 65,536, about
+0.8 KiB each, met by the Owl and Fox) by ``WebLimits.wait_readings``.
 
 CPython returns small objects to its own pools, and glibc keeps freed heap pages in its
 arenas (one per thread that allocated: the AI moves run in worker threads), so a server's
@@ -24,6 +26,7 @@ import ctypes.util
 import gc
 from collections.abc import Callable
 from functools import cache
+from typing import NamedTuple
 
 
 @cache
@@ -40,35 +43,51 @@ def _malloc_trim() -> Callable[[int], int] | None:
     return fn   # type: ignore[no-any-return]
 
 
-def bound_ai_caches(max_entries: int, max_patterns: int, max_readings: int) -> bool:
-    """Empty the AI's memo of hand evaluations if it holds more than ``max_entries``, the
-    shanten lookup's patterns met if more than ``max_patterns`` and the suit readings if
-    more than ``max_readings`` (each is met again in microseconds); whether anything was
-    emptied."""
-    from ..agents.evaluation import useful_kinds
+class MemoBounds(NamedTuple):
+    """The most each AI memo may hold before it is emptied (``WebLimits.memo_bounds``)."""
+
+    hand_evaluations: int
+    shanten_patterns: int
+    suit_readings: int
+    waits: int
+
+
+def bound_ai_caches(bounds: MemoBounds) -> bool:
+    """Empty each AI memo that holds more than its bound (each entry is met again in
+    microseconds): the memo of hand evaluations, the shanten lookup's patterns, the suit
+    readings and the ready hands' waits with their tai. Whether anything was emptied."""
+    from ..agents import evaluation
     from ..analysis import decompose, shanten
 
     emptied = False
-    if useful_kinds.cache_info().currsize > max_entries:
-        useful_kinds.cache_clear()
+    if evaluation.useful_kinds.cache_info().currsize > bounds.hand_evaluations:
+        evaluation.useful_kinds.cache_clear()
         emptied = True
-    if shanten.patterns_met() > max_patterns:
+    if shanten.patterns_met() > bounds.shanten_patterns:
         shanten.clear_caches()
         emptied = True
-    if decompose.suit_readings_met() > max_readings:
+    if decompose.suit_readings_met() > bounds.suit_readings:
         decompose.clear_suit_readings()
+        emptied = True
+    if evaluation.waits_met() > bounds.waits:
+        evaluation.clear_waits()
         emptied = True
     return emptied
 
 
 def memo_sizes() -> dict[str, int]:
-    """What this process's AI memos hold (the bounds above apply to each)."""
-    from ..agents.evaluation import useful_kinds
+    """What this process's AI memos hold (the bounds above apply to each), and how many
+    rule-set objects the memos keyed on the rules keep (one per table's rules is right)."""
+    from ..agents import evaluation, expected
     from ..analysis import decompose, shanten
 
-    return {"useful_kinds": useful_kinds.cache_info().currsize,
+    held = {id(v[0]) for memo in (evaluation._BONUS_TAI, evaluation._WAITS, expected._PAY)
+            for v in list(memo.values())}
+    return {"useful_kinds": evaluation.useful_kinds.cache_info().currsize,
             "shanten_patterns": shanten.patterns_met(),
-            "suit_readings": decompose.suit_readings_met()}
+            "suit_readings": decompose.suit_readings_met(),
+            "waits": evaluation.waits_met(),
+            "rule_sets": len(held)}
 
 
 def release_memory() -> bool:
@@ -81,4 +100,4 @@ def release_memory() -> bool:
     return bool(trim(0))
 
 
-__all__ = ["bound_ai_caches", "memo_sizes", "release_memory"]
+__all__ = ["MemoBounds", "bound_ai_caches", "memo_sizes", "release_memory"]

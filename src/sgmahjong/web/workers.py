@@ -24,7 +24,7 @@ from ..session.decisions import decide
 from ..session.reviews import review_of_hand
 from .core.messages import ReviewHand
 from .limits import WebLimits
-from .memory import bound_ai_caches, release_memory
+from .memory import MemoBounds, bound_ai_caches, release_memory
 from .protocol import hints_json
 
 if TYPE_CHECKING:
@@ -54,12 +54,11 @@ def hints(view: PlayerView, legal: Sequence[Action], history: History) -> JSON |
     return hints_json(view, list(legal), history)
 
 
-Bounds = tuple[int, int, int]
 # the bounds of the server that made this worker's pool
-_MEMO_BOUNDS: Bounds = WebLimits().memo_bounds()
+_MEMO_BOUNDS: MemoBounds = WebLimits().memo_bounds()
 
 
-def _start_worker(parent: int, bounds: Bounds) -> None:
+def _start_worker(parent: int, bounds: MemoBounds) -> None:
     """Load the AI before the first decision is waited on, and leave with the server: a
     worker whose server died (``kill -9`` included) would otherwise wait for ever."""
     from .. import agents  # noqa: F401
@@ -82,15 +81,15 @@ def _bounded(fn: Callable[[*Ts], T], *args: *Ts) -> T:
     try:
         return fn(*args)
     finally:
-        if bound_ai_caches(*_MEMO_BOUNDS):
+        if bound_ai_caches(_MEMO_BOUNDS):
             release_memory()
 
 
-_POOLS: dict[tuple[int, Bounds], Executor] = {}
+_POOLS: dict[tuple[int, MemoBounds], Executor] = {}
 _POOLS_LOCK = threading.Lock()
 
 
-def _pool(processes: int, bounds: Bounds) -> Executor:
+def _pool(processes: int, bounds: MemoBounds) -> Executor:
     """The process's one pool of ``processes`` workers (threads when 0) whose memos are
     held to ``bounds``, made on first use: every app of a process shares it, as they
     share the cores."""
@@ -110,7 +109,7 @@ def _pool(processes: int, bounds: Bounds) -> Executor:
         return pool
 
 
-def _forget(key: tuple[int, Bounds], pool: Executor) -> None:
+def _forget(key: tuple[int, MemoBounds], pool: Executor) -> None:
     with _POOLS_LOCK:
         if _POOLS.get(key) is pool:
             del _POOLS[key]

@@ -1,0 +1,80 @@
+"""What a process's resident memory is made of, for the web soak (``soak_web.py --probe``).
+
+One dict per call: resident size, glibc's heap (arena bytes taken from the system, bytes
+in use, bytes free in them, bytes in mmapped chunks), CPython's small-object allocator
+(arenas of 1 MiB held, blocks in use), SQLite's own allocations (its page caches and
+statements) and the AI memos' sizes. Linux and glibc only; a figure that cannot be read
+is left out.
+
+No count of the garbage collector's objects: ``gc.get_objects()`` from this probe's thread
+can catch a tuple that another thread is still building, and that thread then fails with
+"SystemError: bad argument to internal function" (it did, in a soak's worker).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import re
+import sys
+import tempfile
+from typing import Any
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+                 "uordblks", "fordblks", "keepcost")]
+
+
+def _rss_kib() -> int:
+    with open("/proc/self/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def _pymalloc_arenas() -> int | None:
+    """Arenas CPython's allocator holds now (``sys._debugmallocstats`` writes them to the
+    C stderr: read back through a temporary file)."""
+    with tempfile.TemporaryFile() as tmp:
+        saved = os.dup(2)
+        try:
+            sys.stderr.flush()
+            os.dup2(tmp.fileno(), 2)
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        tmp.seek(0)
+        text = tmp.read().decode("ascii", "replace")
+    m = re.search(r"# arenas allocated current\s*=\s*([\d,]+)", text)
+    return int(m.group(1).replace(",", "")) if m else None
+
+
+def probe() -> dict[str, Any]:
+    out: dict[str, Any] = {"pid": os.getpid(), "rss_kib": _rss_kib(),
+                           "py_blocks": sys.getallocatedblocks()}
+    arenas = _pymalloc_arenas()
+    if arenas is not None:
+        out["pymalloc_arenas"] = arenas
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c"))
+        libc.mallinfo2.restype = _MallInfo2
+        m = libc.mallinfo2()
+        out.update(heap_kib=m.arena // 1024, heap_used_kib=m.uordblks // 1024,
+                   heap_free_kib=m.fordblks // 1024, mmap_kib=m.hblkhd // 1024)
+    except (OSError, AttributeError, TypeError):
+        pass
+    if "_sqlite3" in sys.modules:
+        try:
+            lib = ctypes.CDLL(sys.modules["_sqlite3"].__file__)
+            lib.sqlite3_memory_used.restype = ctypes.c_int64
+            out["sqlite_kib"] = lib.sqlite3_memory_used() // 1024
+        except (OSError, AttributeError):
+            pass
+    from sgmahjong.web.memory import memo_sizes
+    out.update(memo_sizes())
+    return out
