@@ -28,11 +28,15 @@ class _MallInfo2(ctypes.Structure):
                  "uordblks", "fordblks", "keepcost")]
 
 
-def _rss_kib() -> int:
-    with open("/proc/self/status", encoding="ascii") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
+def rss_kib(pid: int) -> int:
+    """Resident memory of a process (Linux /proc)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:         # it has just ended
+        pass
     return 0
 
 
@@ -55,7 +59,7 @@ def _pymalloc_arenas() -> int | None:
 
 
 def probe() -> dict[str, Any]:
-    out: dict[str, Any] = {"pid": os.getpid(), "rss_kib": _rss_kib(),
+    out: dict[str, Any] = {"pid": os.getpid(), "rss_kib": rss_kib(os.getpid()),
                            "py_blocks": sys.getallocatedblocks()}
     arenas = _pymalloc_arenas()
     if arenas is not None:

@@ -34,11 +34,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import websockets
 from bench_web import choose  # the same instant bot as the web bench (bench/ is on the path)
+from mem_probe import rss_kib
+
+if TYPE_CHECKING:
+    from sgmahjong.web.memory import MemoBounds
 
 # ---------------------------------------------------------------------------- server
 
@@ -87,7 +91,7 @@ def _holdings(app: Any) -> None:
               file=sys.stderr, flush=True)
 
 
-def _probing_worker(parent: int, bounds: tuple[int, int, int]) -> None:
+def _probing_worker(parent: int, bounds: MemoBounds) -> None:
     """An AI worker's start (spawned: this module is its main), reporting like the server."""
     from sgmahjong.web.workers import _start_worker
     _start_worker(parent, bounds)
@@ -124,18 +128,6 @@ def _tracer(path: str, warmup: float) -> None:
                 for line in s.traceback.format()[-8:]:
                     f.write(f"      {line}\n")
             f.flush()
-
-
-def rss_kib(pid: int) -> int:
-    """Resident memory of a process (Linux /proc)."""
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:         # it has just ended
-        pass
-    return 0
 
 
 def workers_rss_kib(pid: int) -> int:
