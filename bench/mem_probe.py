@@ -1,7 +1,8 @@
 """What a process's resident memory is made of, for the web soak (``soak_web.py --probe``).
 
-One dict per call: resident size, glibc's heap (arena bytes taken from the system, bytes
-in use, bytes free in them, bytes in mmapped chunks), CPython's small-object allocator
+One dict per call: resident size (and its anonymous and file-backed parts), glibc's heap
+(arena bytes taken from the system, bytes in use, bytes free in them, bytes in mmapped
+chunks), CPython's small-object allocator
 (arenas of 1 MiB held, blocks in use), SQLite's own allocations (its page caches and
 statements) and the AI memos' sizes. Linux and glibc only; a figure that cannot be read
 is left out.
@@ -58,8 +59,24 @@ def _pymalloc_arenas() -> int | None:
     return int(m.group(1).replace(",", "")) if m else None
 
 
+def rss_parts_kib(pid: int) -> dict[str, int]:
+    """A process's resident memory by kind: anonymous (heaps, arenas, stacks), file-backed
+    (code and libraries as their pages are first touched) and shared (Linux /proc)."""
+    out = {}
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                key = line.split(":")[0]
+                if key in ("RssAnon", "RssFile", "RssShmem"):
+                    out[key[3:].lower() + "_kib"] = int(line.split()[1])
+    except OSError:
+        pass
+    return out
+
+
 def probe() -> dict[str, Any]:
     out: dict[str, Any] = {"pid": os.getpid(), "rss_kib": rss_kib(os.getpid()),
+                           **rss_parts_kib(os.getpid()),
                            "py_blocks": sys.getallocatedblocks()}
     arenas = _pymalloc_arenas()
     if arenas is not None:

@@ -50,6 +50,8 @@ if TYPE_CHECKING:
 def serve(port: int, db: str, trace: str | None, warmup: float,
           finished_idle: float, probe: bool = False) -> None:
     """The child process: the web app on 127.0.0.1:port."""
+    from sgmahjong.web.memory import limit_malloc_arenas
+    limit_malloc_arenas()     # as `sgmahjong serve` does, before any thread starts
     if probe:
         from sgmahjong.web import workers
         workers._start_worker = _probing_worker    # type: ignore[assignment]

@@ -99,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.ledger_days > 0:
         raise SgmahjongError(f"--ledger-days must be above 0, not {args.ledger_days}")
     shared = is_postgres(url)
+    from ..web.memory import limit_malloc_arenas
+    limit_malloc_arenas()     # before any thread: a long-running server's heap stays compact
     # Take the port before saying where the table is: a port in use is one clear error,
     # not an address printed for a server that never starts.
     sock = listen(args.host, args.port)
