@@ -61,7 +61,8 @@ def _pymalloc_arenas() -> int | None:
 
 def rss_parts_kib(pid: int) -> dict[str, int]:
     """A process's resident memory by kind: anonymous (heaps, arenas, stacks), file-backed
-    (code and libraries as their pages are first touched) and shared (Linux /proc)."""
+    (code and libraries as their pages are first touched) and shared; and its threads
+    (Linux /proc)."""
     out = {}
     try:
         with open(f"/proc/{pid}/status", encoding="ascii") as f:
@@ -69,6 +70,8 @@ def rss_parts_kib(pid: int) -> dict[str, int]:
                 key = line.split(":")[0]
                 if key in ("RssAnon", "RssFile", "RssShmem"):
                     out[key[3:].lower() + "_kib"] = int(line.split()[1])
+                elif key == "Threads":     # each holds its stack and its own state
+                    out["threads"] = int(line.split()[1])
     except OSError:
         pass
     return out

@@ -89,7 +89,9 @@ def _holdings(app: Any) -> None:
                           "useful_kinds": evaluation.useful_kinds.cache_info().currsize,
                           "waits": len(evaluation._WAITS),
                           "shanten_patterns": shanten.patterns_met(),
-                          "suit_readings": decompose.suit_readings_met()}),
+                          "suit_readings": decompose.suit_readings_met(),
+                          # SQLAlchemy's compiled statements, kept up to 500
+                          "compiled_statements": len(app.state.store.engine._compiled_cache)}),
               file=sys.stderr, flush=True)
 
 

@@ -53,7 +53,9 @@ class WebLimits:
     # The AI's memos, emptied when past these: small enough that each process reaches them
     # within minutes and its memory levels off there (at 50,000 a soak's workers were still
     # growing after half an hour); the AI is no slower at these sizes (docs/web.md, "Limits")
-    ai_cache_entries: int = 20_000          # the AI's memo of hand evaluations (~0.7 KiB each)
+    # At 20,000 (14 MiB filled and emptied again and again) a worker's small-object arenas
+    # crept by fragmentation: 58 to 65 MiB in half an hour
+    ai_cache_entries: int = 5_000           # the AI's memo of hand evaluations (~0.7 KiB each)
     shanten_patterns: int = 20_000          # group patterns the shanten lookup keeps (~100 B)
     suit_readings: int = 2_000              # suits' counts read for waits (~0.2 KiB each)
     wait_readings: int = 5_000              # ready hands' waits with their tai (~0.8 KiB)
