@@ -31,6 +31,7 @@ from .runtime import (
 )
 from .security import clean_name, hash_token, new_table_id, new_token
 from .tables import Table
+from .workers import Workers
 
 log = logging.getLogger("sgmahjong.web")
 T = TypeVar("T")
@@ -71,6 +72,10 @@ class Lobby:
         self.since: dict[str, float] = {}    # clock time each table was created or loaded
         self.idle: dict[str, float] = {}     # clock time a finished table was first unwatched
         self._sweeper: asyncio.Task[None] | None = None
+        # one set of pools for every table here: a pool of its own for each table held
+        # kept a thread or two per table alive (over a hundred threads in a soak, a
+        # thousand at max_tables), and its memory with them
+        self.workers = Workers(config.ai_processes, config.limits)
 
     async def io(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
         """Run a database call (or other blocking work) in a thread: a table created or
@@ -121,7 +126,7 @@ class Lobby:
                             hash_token(token))]
         await self.io(self.store.create_table, row, seats)
         row.seats = seats
-        rt = TableRuntime(self.store, self.config, row)
+        rt = TableRuntime(self.store, self.config, row, workers=self.workers)
         self._hold(rt)
         return rt, token
 
@@ -243,7 +248,7 @@ class Lobby:
     async def _load(self, row: StoredTable) -> Table:
         """A stored table (not expired) made live here: resumed from its event log."""
         events = await self.io(self.store.load_events, row.id)
-        rt = TableRuntime(self.store, self.config, row, events)
+        rt = TableRuntime(self.store, self.config, row, events, workers=self.workers)
         self._hold(rt)
         rt.ensure_running()
         return rt

@@ -136,7 +136,7 @@ class PeerLobby(PeerMail, Lobby):
         # its lease, else relayed to its owner
         if row.status == "finished":
             events = await self.io(self.store.load_events, row.id)
-            rt = TableRuntime(self.store, self.config, row, events)
+            rt = TableRuntime(self.store, self.config, row, events, workers=self.workers)
             self.tables[row.id] = rt
             return rt
         lease = await self.io(self.leases.owner, row.id)
@@ -159,7 +159,7 @@ class PeerLobby(PeerMail, Lobby):
         return (epoch % 20000) * 100_000
 
     def _own(self, row: StoredTable, epoch: int, events: Sequence[JSON]) -> TableRuntime:
-        rt = TableRuntime(self.store, self.config, row, events)
+        rt = TableRuntime(self.store, self.config, row, events, workers=self.workers)
         rt.next_rid = self._rid_base(epoch)
         rt.on_lost = self._lost_by(row.id)
         self.tables[row.id] = rt

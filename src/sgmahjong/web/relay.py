@@ -116,7 +116,8 @@ class RemoteTable:
         a snapshot shows nobody)."""
         store = self.lobby.store
         row = store.load_table(self.id) or self.row
-        return TableRuntime(store, self.lobby.config, row, store.load_events(self.id))
+        return TableRuntime(store, self.lobby.config, row, store.load_events(self.id),
+                            workers=self.lobby.workers)
 
     def info(self) -> JSON:
         return self._snapshot().info()
