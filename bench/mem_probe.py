@@ -29,16 +29,23 @@ class _MallInfo2(ctypes.Structure):
                  "uordblks", "fordblks", "keepcost")]
 
 
-def rss_kib(pid: int) -> int:
-    """Resident memory of a process (Linux /proc)."""
+def _status(pid: int, keys: tuple[str, ...]) -> dict[str, int]:
+    """The numbers of ``keys`` in a process's /proc status (none if it has just ended)."""
+    out = {}
     try:
         with open(f"/proc/{pid}/status", encoding="ascii") as f:
             for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:         # it has just ended
+                key, _, rest = line.partition(":")
+                if key in keys:
+                    out[key] = int(rest.split()[0])
+    except OSError:
         pass
-    return 0
+    return out
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of a process (Linux /proc)."""
+    return _status(pid, ("VmRSS",)).get("VmRSS", 0)
 
 
 def _pymalloc_arenas() -> int | None:
@@ -63,18 +70,10 @@ def rss_parts_kib(pid: int) -> dict[str, int]:
     """A process's resident memory by kind: anonymous (heaps, arenas, stacks), file-backed
     (code and libraries as their pages are first touched) and shared; and its threads
     (Linux /proc)."""
-    out = {}
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii") as f:
-            for line in f:
-                key = line.split(":")[0]
-                if key in ("RssAnon", "RssFile", "RssShmem"):
-                    out[key[3:].lower() + "_kib"] = int(line.split()[1])
-                elif key == "Threads":     # each holds its stack and its own state
-                    out["threads"] = int(line.split()[1])
-    except OSError:
-        pass
-    return out
+    found = _status(pid, ("RssAnon", "RssFile", "RssShmem", "Threads"))
+    # each thread holds its stack and its own state
+    return {("threads" if k == "Threads" else k[3:].lower() + "_kib"): v
+            for k, v in found.items()}
 
 
 def probe() -> dict[str, Any]:

@@ -79,17 +79,13 @@ def serve(port: int, db: str, trace: str | None, warmup: float,
 
 def _holdings(app: Any) -> None:
     """Every minute, on stderr: what the server holds (tables, the memo tables)."""
-    from sgmahjong.agents import evaluation
-    from sgmahjong.analysis import decompose, shanten
+    from sgmahjong.web.memory import memo_sizes
     while True:
         time.sleep(60)
         tables = list(app.state.lobby.tables.values())
         print(json.dumps({"server_tables": len(tables),
                           "finished_in_memory": sum(t.status == "finished" for t in tables),
-                          "useful_kinds": evaluation.useful_kinds.cache_info().currsize,
-                          "waits": len(evaluation._WAITS),
-                          "shanten_patterns": shanten.patterns_met(),
-                          "suit_readings": decompose.suit_readings_met(),
+                          **memo_sizes(),
                           # SQLAlchemy's compiled statements, kept up to 500
                           "compiled_statements": len(app.state.store.engine._compiled_cache)}),
               file=sys.stderr, flush=True)
