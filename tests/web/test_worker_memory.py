@@ -91,3 +91,28 @@ def test_a_worker_keeps_one_copy_of_a_tables_rules() -> None:
     finally:
         workers.close()
     assert sizes["rule_sets"] == 1      # 50 before
+
+
+def test_one_memo_past_its_bound_empties_them_all() -> None:
+    """Emptied one at a time, each memo's survivors pinned the CPython arenas the others
+    had freed: a soak's workers grew 2% after their memos were full. So the memos go
+    together."""
+    from sgmahjong.agents.evaluation import useful_kinds
+    from sgmahjong.web.memory import MemoBounds, bound_ai_caches
+
+    view = Game.new("standard", seed=7).view(Seat.EAST)
+    for counts in _hands(20, seed=11):
+        shanten(counts)
+        winning_tiles(_less_one(counts))
+        useful_kinds(_less_one(counts), 0)
+        ready_waits(view, _less_one(counts), (), (4,) * 34)
+    sizes = memo_sizes()
+    held = {k: sizes[k] for k in ("useful_kinds", "shanten_patterns", "suit_readings",
+                                  "waits")}
+    assert min(held.values()) > 0
+    roomy = MemoBounds(*(10 ** 9,) * 4)
+    assert not bound_ai_caches(roomy)                     # nothing past its bound ...
+    assert {k: memo_sizes()[k] for k in held} == held     # ... nothing emptied
+    # only the shanten patterns past their bound: every memo is emptied
+    assert bound_ai_caches(roomy._replace(shanten_patterns=held["shanten_patterns"] - 1))
+    assert {k: memo_sizes()[k] for k in held} == dict.fromkeys(held, 0)

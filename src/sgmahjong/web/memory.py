@@ -68,7 +68,7 @@ def limit_malloc_arenas(n: int = SERVER_ARENAS) -> bool:
 
 
 class MemoBounds(NamedTuple):
-    """The most each AI memo may hold before it is emptied (``WebLimits.memo_bounds``)."""
+    """The most each AI memo may hold before all of them are emptied (``WebLimits.memo_bounds``)."""
 
     hand_evaluations: int
     shanten_patterns: int
@@ -77,26 +77,28 @@ class MemoBounds(NamedTuple):
 
 
 def bound_ai_caches(bounds: MemoBounds) -> bool:
-    """Empty each AI memo that holds more than its bound (each entry is met again in
+    """Empty the AI memos once any holds more than its bound (each entry is met again in
     microseconds): the memo of hand evaluations, the shanten lookup's patterns, the suit
-    readings and the ready hands' waits with their tai. Whether anything was emptied."""
+    readings and the ready hands' waits with their tai. Whether they were emptied.
+
+    All four go together, not each at its own bound: entries of one memo made between
+    those of another share CPython's arenas with them, and an arena returns to the
+    system only when every object in it is gone. Emptied one at a time, each memo's
+    survivors pinned the arenas the others had freed, and a worker's arenas crept for
+    minutes after its memos had reached their bounds."""
     from ..agents import evaluation
     from ..analysis import decompose, shanten
 
-    emptied = False
-    if evaluation.useful_kinds.cache_info().currsize > bounds.hand_evaluations:
-        evaluation.useful_kinds.cache_clear()
-        emptied = True
-    if shanten.patterns_met() > bounds.shanten_patterns:
-        shanten.clear_caches()
-        emptied = True
-    if decompose.suit_readings_met() > bounds.suit_readings:
-        decompose.clear_suit_readings()
-        emptied = True
-    if evaluation.waits_met() > bounds.waits:
-        evaluation.clear_waits()
-        emptied = True
-    return emptied
+    if (evaluation.useful_kinds.cache_info().currsize <= bounds.hand_evaluations
+            and shanten.patterns_met() <= bounds.shanten_patterns
+            and decompose.suit_readings_met() <= bounds.suit_readings
+            and evaluation.waits_met() <= bounds.waits):
+        return False
+    evaluation.useful_kinds.cache_clear()
+    shanten.clear_caches()
+    decompose.clear_suit_readings()
+    evaluation.clear_waits()
+    return True
 
 
 def memo_sizes() -> dict[str, int]:
