@@ -8,6 +8,7 @@ Host passed, and "²" as a number was a 500.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import random
 import weakref
@@ -17,6 +18,7 @@ from conftest import Player, create_table, start
 from starlette.websockets import WebSocketDisconnect
 
 from sgmahjong.web.clock import ManualClock
+from sgmahjong.web.core.messages import Tick
 from sgmahjong.web.limits import WebLimits
 
 NESTED = "[" * 2040 + "]" * 2040          # 4,080 bytes: under the 4 KiB frame limit
@@ -183,6 +185,48 @@ def test_a_finished_table_leaves_memory_and_loads_again(make_client) -> None:
     assert c.get(f"/api/tables/{tid}/replay").status_code == 200
     assert c.get(f"/api/tables/{tid}").json()["status"] == "finished"
     assert tid in lobby.tables
+
+
+def test_a_sweep_returns_once_the_tables_it_let_go_have_stopped(make_client) -> None:
+    """The sweep collects and trims memory after letting tables go; it once did so while
+    a table let go was still carrying out its last command, so the table was still held
+    (the test above failed now and then on a loaded machine)."""
+    clock = ManualClock()
+    c = make_client(clock=clock, limits=WebLimits(finished_idle=120))
+    t = create_table(c)
+    tid = t["table_id"]
+    ann = Player(c, tid, t["token"])
+    start(c, tid, t["token"])
+    ann.play()
+    ann.close()
+    _until_unwatched(c, tid)
+    lobby = c.app.state.lobby
+    c.portal.call(_sweep, lobby)               # first seen unwatched: the clock starts
+    clock.advance(120)
+
+    async def sweep_while_the_table_is_busy() -> tuple[bool, bool]:
+        rt = lobby.tables[tid]
+        gate = asyncio.Event()
+        carry_out = rt._carry_out
+
+        async def slow(effects):               # the table's next command waits on the gate
+            await gate.wait()
+            await carry_out(effects)
+
+        rt._carry_out = slow
+        rt._post(Tick())
+        sweep = asyncio.ensure_future(lobby.sweep())
+        for _ in range(50):
+            await asyncio.sleep(0)
+        returned_while_busy = sweep.done()
+        gate.set()
+        await sweep
+        return returned_while_busy, rt.retire() is None and rt.closed
+
+    returned_while_busy, stopped = c.portal.call(sweep_while_the_table_is_busy)
+    assert tid not in c.app.state.lobby.tables
+    assert not returned_while_busy
+    assert stopped
 
 
 def _until_unwatched(c, tid: str) -> None:

@@ -34,6 +34,10 @@ from .tables import Table
 from .workers import Workers
 
 log = logging.getLogger("sgmahjong.web")
+# How long a sweep waits for the tables it let go to stop before it collects and trims
+# memory anyway (a table stops once what was posted to it is carried out: moments).
+LET_GO_SECONDS = 10.0
+
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
 
@@ -134,12 +138,30 @@ class Lobby:
         self.tables[rt.id] = rt
         self.since[rt.id] = self.clock.now()
 
-    def _drop(self, table_id: str) -> None:
+    def _drop(self, table_id: str) -> asyncio.Task[None] | None:
+        """Let the table go; the task that stops it (None: nothing left to stop)."""
         rt = self.tables.pop(table_id, None)
-        if rt is not None:
-            rt.retire()
         self.since.pop(table_id, None)
         self.idle.pop(table_id, None)
+        return rt.retire() if rt is not None else None
+
+    async def _until_stopped(self, stopping: list[asyncio.Task[None] | None]) -> None:
+        """Until the tables let go have carried out what was posted to them and stopped
+        (at most ``LET_GO_SECONDS`` on the clock): only then is their memory free to
+        collect and trim."""
+        me = asyncio.current_task()
+        tasks = [t for t in stopping if t is not None and t is not me and not t.done()]
+        if not tasks:
+            return
+        stopped = asyncio.Event()
+
+        def one_done(_task: object) -> None:
+            if all(t.done() for t in tasks):
+                stopped.set()
+
+        for t in tasks:
+            t.add_done_callback(one_done)
+        await self.clock.wait(stopped, self.clock.now() + LET_GO_SECONDS)
 
     async def _make_room(self) -> None:
         await self.sweep()
@@ -151,8 +173,7 @@ class Lobby:
             return
         dropped = [tid for tid, rt in self.tables.items()
                    if rt.status == "finished" and not _watched(rt)]
-        for tid in dropped:
-            self._drop(tid)
+        await self._until_stopped([self._drop(tid) for tid in dropped])
         if dropped:
             await self.io(release_memory)
         if len(self.tables) >= self.limits.max_tables:
@@ -168,8 +189,7 @@ class Lobby:
         now = self.clock.now()
         gone = [tid for tid in self._waited_too_long(now) if await self._expire(tid)]
         gone += self._finished_idle(now)
-        for tid in gone:
-            self._drop(tid)
+        await self._until_stopped([self._drop(tid) for tid in gone])
         if bound_ai_caches(self.limits.memo_bounds()) or gone:
             # in a thread: the C library's trim lets the loop go on (the collection before
             # it does not, but finds little beyond the tables just let go)

@@ -201,10 +201,15 @@ class TableRuntime:
         self._post(Expire())
         self.retire()
 
-    def retire(self) -> None:
-        """Stop once what is posted has been carried out (the lobby let the table go)."""
+    def retire(self) -> asyncio.Task[None] | None:
+        """Stop once what is posted has been carried out (the lobby let the table go).
+        Returns the task that stops then (None: the table was not running), which holds
+        the table only until it has stopped."""
         if self._mail is not None and not self.closed:
             self._mail.put_nowait((None, None))
+            if self._task is not None and not self._task.done():
+                return self._task
+        return None
 
     def ensure_running(self) -> None:
         """Start the mailbox (the table plays on by itself from here)."""
