@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from sgmahjong.web.clock import ManualClock
+from sgmahjong.web.clock import ManualClock, until_done
 
 
 def test_a_wait_ends_when_the_clock_reaches_its_time_or_the_event_is_set() -> None:
@@ -49,5 +49,33 @@ def test_a_sleep_lasts_its_time_on_the_clock() -> None:
         clock.advance(0.5)
         await asyncio.wait_for(task, 1.0)
         await asyncio.wait_for(clock.sleep(0), 1.0)     # a zero sleep returns at once
+
+    asyncio.run(main())
+
+
+def test_waiting_for_tasks_ends_when_all_are_done_or_the_time_is_up() -> None:
+    async def main() -> None:
+        clock = ManualClock(start=0.0)
+        first, second = asyncio.Event(), asyncio.Event()
+        a = asyncio.create_task(first.wait())
+        b = asyncio.create_task(second.wait())
+        both = asyncio.create_task(until_done(clock, [a, None, b], 10.0))
+        first.set()
+        await asyncio.sleep(0.01)
+        assert not both.done()                     # one of the two is still running
+        second.set()
+        assert await asyncio.wait_for(both, 1.0) is True
+
+        never = asyncio.create_task(asyncio.Event().wait())
+        bounded = asyncio.create_task(until_done(clock, [never], 10.0))
+        while not clock.pending():                 # the bound is set on the clock
+            await asyncio.sleep(0)
+        clock.advance(9.0)
+        await asyncio.sleep(0.01)
+        assert not bounded.done()
+        clock.advance(1.0)
+        assert await asyncio.wait_for(bounded, 1.0) is False
+        never.cancel()
+        assert await until_done(clock, [None], 10.0) is True   # nothing to wait on
 
     asyncio.run(main())

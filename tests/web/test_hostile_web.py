@@ -156,11 +156,7 @@ def test_the_waiting_cap_leaves_room_for_started_tables(make_client) -> None:
 def test_a_finished_table_leaves_memory_and_loads_again(make_client) -> None:
     clock = ManualClock()
     c = make_client(clock=clock, limits=WebLimits(finished_idle=120))
-    t = create_table(c)
-    tid = t["table_id"]
-    ann = Player(c, tid, t["token"])
-    start(c, tid, t["token"])
-    ann.play()
+    tid, ann = _finished_table(c)
     record = c.get(f"/api/tables/{tid}/record").text
     lobby = c.app.state.lobby
     # watched: it stays, however long
@@ -193,11 +189,7 @@ def test_a_sweep_returns_once_the_tables_it_let_go_have_stopped(make_client) -> 
     (the test above failed now and then on a loaded machine)."""
     clock = ManualClock()
     c = make_client(clock=clock, limits=WebLimits(finished_idle=120))
-    t = create_table(c)
-    tid = t["table_id"]
-    ann = Player(c, tid, t["token"])
-    start(c, tid, t["token"])
-    ann.play()
+    tid, ann = _finished_table(c)
     ann.close()
     _until_unwatched(c, tid)
     lobby = c.app.state.lobby
@@ -227,6 +219,16 @@ def test_a_sweep_returns_once_the_tables_it_let_go_have_stopped(make_client) -> 
     assert tid not in c.app.state.lobby.tables
     assert not returned_while_busy
     assert stopped
+
+
+def _finished_table(c) -> tuple[str, Player]:
+    """A table Ann has played to the end against the AI: its id, and Ann still watching."""
+    t = create_table(c)
+    tid = t["table_id"]
+    ann = Player(c, tid, t["token"])
+    start(c, tid, t["token"])
+    ann.play()
+    return tid, ann
 
 
 def _until_unwatched(c, tid: str) -> None:

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import threading
 import time
+from collections.abc import Iterable
 from typing import Protocol
 
 
@@ -101,4 +102,24 @@ class ManualClock:
             await self._until(until, event)
 
 
-__all__ = ["Clock", "ManualClock", "MonotonicClock"]
+async def until_done(clock: Clock, tasks: Iterable[asyncio.Future[object] | None],
+                     seconds: float) -> bool:
+    """Wait until every one of ``tasks`` is done (None stands for nothing to wait on), at
+    most ``seconds`` of ``clock``'s time. Returns whether they all are."""
+    me = asyncio.current_task()
+    pending = [t for t in tasks if t is not None and t is not me and not t.done()]
+    if not pending:
+        return True
+    done = asyncio.Event()
+
+    def one_done(_task: object) -> None:
+        if all(t.done() for t in pending):
+            done.set()
+
+    for t in pending:
+        t.add_done_callback(one_done)
+    await clock.wait(done, clock.now() + seconds)
+    return all(t.done() for t in pending)
+
+
+__all__ = ["Clock", "ManualClock", "MonotonicClock", "until_done"]

@@ -17,6 +17,7 @@ from ..session.match import table_rules
 from ..session.players import default_opponents
 from ..store.db import StoredSeat, StoredTable, TableStore
 from ..store.ladder import TABLES
+from .clock import until_done
 from .config import WebConfig
 from .ladder import bad_rung, find_rung
 from .limits import CreateWindow
@@ -149,19 +150,7 @@ class Lobby:
         """Until the tables let go have carried out what was posted to them and stopped
         (at most ``LET_GO_SECONDS`` on the clock): only then is their memory free to
         collect and trim."""
-        me = asyncio.current_task()
-        tasks = [t for t in stopping if t is not None and t is not me and not t.done()]
-        if not tasks:
-            return
-        stopped = asyncio.Event()
-
-        def one_done(_task: object) -> None:
-            if all(t.done() for t in tasks):
-                stopped.set()
-
-        for t in tasks:
-            t.add_done_callback(one_done)
-        await self.clock.wait(stopped, self.clock.now() + LET_GO_SECONDS)
+        await until_done(self.clock, stopping, LET_GO_SECONDS)
 
     async def _make_room(self) -> None:
         await self.sweep()
@@ -289,10 +278,7 @@ class Lobby:
         so one left running at shutdown loses nothing; a server that never stops would
         hold its port and its tables' leases."""
         closing = asyncio.ensure_future(self.close())
-        closed = asyncio.Event()
-        closing.add_done_callback(lambda _task: closed.set())
-        await self.clock.wait(closed, self.clock.now() + seconds)
-        if closing.done():
+        if await until_done(self.clock, [closing], seconds):
             closing.result()
             return None
         me = asyncio.current_task()

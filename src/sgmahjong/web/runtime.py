@@ -196,10 +196,9 @@ class TableRuntime:
         await self._ask(Start(player))
 
     def expire(self) -> None:
-        """The lobby closed the table (never started): its sockets hear so, and the
-        table stops."""
+        """The lobby closed the table (never started): its sockets hear so. The lobby
+        then lets the table go (:meth:`retire`), which stops it."""
         self._post(Expire())
-        self.retire()
 
     def retire(self) -> asyncio.Task[None] | None:
         """Stop once what is posted has been carried out (the lobby let the table go).
