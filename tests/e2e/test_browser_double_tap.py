@@ -508,3 +508,47 @@ def test_a_throw_and_a_skip_tapped_twice_are_sent_once_and_say_nothing_is_wrong(
     assert len(throws) == sum(1 for m in actions if m["action"]["type"] == "discard")
     assert errors == []
     ctx.close()
+
+
+def test_a_tap_is_taken_when_the_hand_is_drawn_again_between_press_and_release(
+        browser: Any, server: Server) -> None:
+    """A hint or a move can arrive while a finger is on a tile, and the page draws the hand
+    again. The tap (press, then release) must still pick the tile, and the second tap throw
+    it: had the drawing put new buttons in the hand, the browser would have had no button
+    to send the click to, and the tap would be lost."""
+    ctx, page, errors = open_page(browser, "two-taps")
+    page.goto(server.url + "/")
+    page.get_by_test_id("create-name").fill("Ann")
+    page.get_by_test_id("create-seed").fill("3")
+    page.get_by_test_id("create").click()
+    page.wait_for_url("**/t/*")
+    table_id = page.url.rsplit("/", 1)[1]
+    page.get_by_test_id("start").click()
+    person = Person(page, "clicks")
+    while True:                     # Ann is East: her first request is her first throw
+        req = person.pending()
+        if req is not None and any(a["type"] == "discard" for a in req["legal"]):
+            break
+        page.wait_for_timeout(50)
+    tiles = page.eval_on_selector_all('[data-testid="hand-tile"]',
+                                      "els => els.map(e => e.dataset.tile)")
+    index = 2
+    box = page.locator(f'[data-testid="hand-tile"][data-index="{index}"]').bounding_box()
+
+    def tap_with_a_drawing_between() -> None:
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.keyboard.press("ArrowRight")       # moves the cursor: the hand is drawn again
+        page.mouse.up()
+
+    tap_with_a_drawing_between()
+    assert page.evaluate("() => window.sgmj.picked") == index
+    tap_with_a_drawing_between()
+    page.wait_for_function("(id) => !window.sgmj.request || window.sgmj.request.id !== id",
+                           arg=req["id"])
+    # the server took the throw of the tile tapped
+    _, events = server.stored(table_id)
+    throws = [e for e in events if type(e).__name__ == "Discarded" and e.seat == 0]
+    assert [t.tile.text for t in throws] == [tiles[index]]
+    assert errors == []
+    ctx.close()

@@ -10,7 +10,7 @@
     tableId: null, token: null, player: null, role: null, table: null, view: null,
     // hints on or off is the player's choice, kept in this browser as the sound's is
     request: null, n: 0, hints: null, hintsOn: localStorage.getItem("sgmj.hints") === "1",
-    cursor: 0, picked: null,
+    cursor: 0, picked: null, handTiles: null, started: false,
     // answered: the id of the request an action was sent for, until the server answers it
     // (ack, error) or sends another request; readySent: "Next hand" was pressed for this end
     answered: null, readySent: false,
@@ -217,7 +217,13 @@
   });
   const starting = window.sgmjRequest.change();
   $("start").addEventListener("click", (ev) => window.sgmjRequest.busy(ev.currentTarget, async () => {
-    try { await api(`/api/tables/${S.tableId}/start`, {}, S.token, starting); } catch (e) { status(e.message); }
+    try {
+      await api(`/api/tables/${S.tableId}/start`, {}, S.token, starting);
+      // started: the socket says so a moment later; until then a tap must find no button
+      // (a new start would be refused as already made)
+      S.started = true;
+      $("start").hidden = true;
+    } catch (e) { status(e.message); }
   }));
 
   // ------------------------------------------------------------------ the socket
@@ -347,7 +353,7 @@
       show("waiting");
       $("invite").value = `${location.origin}/t/${t.id}`;
       $("wait-seats").replaceChildren(...t.seats.map(seatLine));
-      $("start").hidden = S.player !== 0;
+      $("start").hidden = S.player !== 0 || S.started;
       $("wait-note").textContent = S.player === 0 ?
         "Start when everyone is here; AI players take the free seats." :
         "The host starts the game.";
@@ -445,19 +451,34 @@
     const { tiles, drawn } = myTiles(v);
     S.cursor = Math.max(0, Math.min(S.cursor, tiles.length - 1));
     const suggested = S.hintsOn && S.hints && S.hints.discard ? S.hints.discard.tile : null;
-    hand.replaceChildren(...tiles.map((t, i) => {
-      const b = el("button", {
-        type: "button", class: "tile-btn", role: "option", "data-testid": "hand-tile",
-        "data-tile": t, "data-index": i, "aria-selected": String(S.picked === i),
-        title: tileName(t),
-      }, tileSvg(t));
+    // a tile picked stays picked only while the hand is the one it was picked from
+    if (S.handTiles && S.handTiles.join() !== tiles.join()) S.picked = null;
+    S.handTiles = tiles;
+    // The buttons are kept from one drawing to the next and changed in place: a drawing
+    // between a tap's press and its release (a hint or a move arriving) that put new
+    // buttons there would leave the browser no button to send the click to, and the tap
+    // would be lost.
+    if (!hand.querySelector(":scope > .tile-btn")) hand.replaceChildren();
+    tiles.forEach((t, i) => {
+      let b = hand.children[i];
+      if (!b) {
+        b = el("button", { type: "button", class: "tile-btn", role: "option", "data-testid": "hand-tile" });
+        b.addEventListener("click", () => { S.cursor = Number(b.dataset.index); pickOrThrow(S.handTiles); });
+        hand.append(b);
+      }
+      if (b.dataset.tile !== t) {
+        b.dataset.tile = t;
+        b.title = tileName(t);
+        b.replaceChildren(tileSvg(t));
+      }
+      b.dataset.index = String(i);
+      b.setAttribute("aria-selected", String(S.picked === i));
       b.classList.toggle("selected", S.picked === i);
       b.classList.toggle("drawn", i === drawn);
       b.classList.toggle("suggested", t === suggested && canDiscard(t));
       b.tabIndex = i === S.cursor ? 0 : -1;
-      b.addEventListener("click", () => { S.cursor = i; pickOrThrow(tiles); });
-      return b;
-    }));
+    });
+    while (hand.children.length > tiles.length) hand.lastElementChild.remove();
     renderActions(tiles);
   }
 
