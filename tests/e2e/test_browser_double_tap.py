@@ -454,6 +454,18 @@ STATUS_JS = """() => { window.statusSeen = [];
                                                  subtree: true}); }"""
 
 
+def start_ann_at_a_table(page: Any, server: Server) -> str:
+    """Ann makes a table (seed 3, the AI in the other seats) and starts it; its id."""
+    page.goto(server.url + "/")
+    page.get_by_test_id("create-name").fill("Ann")
+    page.get_by_test_id("create-seed").fill("3")
+    page.get_by_test_id("create").click()
+    page.wait_for_url("**/t/*")
+    table_id = page.url.rsplit("/", 1)[1]
+    page.get_by_test_id("start").click()
+    return table_id
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_a_throw_and_a_skip_tapped_twice_are_sent_once_and_say_nothing_is_wrong(
         browser: Any, server: Server, mode: str) -> None:
@@ -464,13 +476,7 @@ def test_a_throw_and_a_skip_tapped_twice_are_sent_once_and_say_nothing_is_wrong(
     sent: list[dict[str, Any]] = []
     page.on("websocket", lambda ws: ws.on(
         "framesent", lambda payload: sent.append(json.loads(payload))))
-    page.goto(server.url + "/")
-    page.get_by_test_id("create-name").fill("Ann")
-    page.get_by_test_id("create-seed").fill("3")
-    page.get_by_test_id("create").click()
-    page.wait_for_url("**/t/*")
-    table_id = page.url.rsplit("/", 1)[1]
-    page.get_by_test_id("start").click()
+    table_id = start_ann_at_a_table(page, server)
     page.get_by_test_id("hand-tile").first.wait_for()
     page.evaluate(STATUS_JS)
     person = Person(page, "clicks")
@@ -517,13 +523,7 @@ def test_a_tap_is_taken_when_the_hand_is_drawn_again_between_press_and_release(
     it: had the drawing put new buttons in the hand, the browser would have had no button
     to send the click to, and the tap would be lost."""
     ctx, page, errors = open_page(browser, "two-taps")
-    page.goto(server.url + "/")
-    page.get_by_test_id("create-name").fill("Ann")
-    page.get_by_test_id("create-seed").fill("3")
-    page.get_by_test_id("create").click()
-    page.wait_for_url("**/t/*")
-    table_id = page.url.rsplit("/", 1)[1]
-    page.get_by_test_id("start").click()
+    table_id = start_ann_at_a_table(page, server)
     person = Person(page, "clicks")
     while True:                     # Ann is East: her first request is her first throw
         req = person.pending()
