@@ -524,12 +524,11 @@ def test_a_tap_is_taken_when_the_hand_is_drawn_again_between_press_and_release(
     to send the click to, and the tap would be lost."""
     ctx, page, errors = open_page(browser, "two-taps")
     table_id = start_ann_at_a_table(page, server)
-    person = Person(page, "clicks")
-    while True:                     # Ann is East: her first request is her first throw
-        req = person.pending()
-        if req is not None and any(a["type"] == "discard" for a in req["legal"]):
-            break
-        page.wait_for_timeout(50)
+    # Ann is East: her first request is her first throw
+    page.wait_for_function("() => window.sgmj.request && "
+                           "window.sgmj.request.legal.some((a) => a.type === 'discard')")
+    req = Person(page, "clicks").pending()
+    assert req is not None
     tiles = page.eval_on_selector_all('[data-testid="hand-tile"]',
                                       "els => els.map(e => e.dataset.tile)")
     index = 2
@@ -549,6 +548,6 @@ def test_a_tap_is_taken_when_the_hand_is_drawn_again_between_press_and_release(
     # the server took the throw of the tile tapped
     _, events = server.stored(table_id)
     throws = [e for e in events if type(e).__name__ == "Discarded" and e.seat == 0]
-    assert [t.tile.text for t in throws] == [tiles[index]]
+    assert [e.tile.text for e in throws] == [tiles[index]]
     assert errors == []
     ctx.close()
