@@ -29,6 +29,7 @@ import functools
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from reference import SUFFIX, ReferenceTable, RevisionError, reference_package
 
@@ -61,11 +62,60 @@ def field(names: Sequence[str]) -> None:
         make(n, 0)
 
 
+def old_owl_discard(agent: Any, view: Any, tiles: Sequence[Any], sit: Any) -> Any:
+    """The Owl's discard before it decided in expected points (revision 90b9f39): the
+    expected shanten two draws ahead and the tai plan (10 points a step), less a danger
+    weight near a ready-looking seat (1.5, 4 or 8 as its own hand is ready, one away or
+    further) and 40 for a tile that could make it pay for the table (Bao)."""
+    from sgmahjong.agents.evaluation import (
+        bao_dangers,
+        danger,
+        discard_options,
+        keep_score,
+        lookahead,
+        ready_looking,
+        ready_waits,
+        view_plan,
+    )
+    from sgmahjong.agents.fox import DEAD_READY, KEEP, SECURED, plan_value
+
+    options = discard_options(sit, tiles)
+    threats = ready_looking(view)
+    top = min(o.shanten for o in options)
+    weight = (1.5, 4.0, 8.0)[min(max(top, 0), 2)] if threats else 0.0
+
+    def score(o: Any, deep: bool) -> float:
+        unseen, live = sit.unseen, o.live
+        if o.shanten == 0:
+            w = ready_waits(view, o.after, sit.melds, sit.unseen)
+            tai = SECURED * min(w.tai, 5) if w.winning else -DEAD_READY
+            if w.dead_kinds:
+                unseen = [0 if k in w.dead_kinds else n for k, n in enumerate(sit.unseen)]
+                live = w.winning
+        else:
+            tai = plan_value(view_plan(view, o.after, sit.melds), agent.unreachable,
+                             agent.potential)
+        speed = (lookahead(o.after, sit.n_melds, unseen) if deep
+                 else o.shanten - live / sit.total_unseen + 0.3)
+        v = -10.0 * speed + tai - KEEP * keep_score(sit.counts, o.tile)
+        if weight:
+            v -= weight * danger(view, o.tile, threats, sit)
+        if bao_dangers(view, o.tile):
+            v -= 40.0
+        return v
+
+    scored = [(score(o, i < 8), o.tile) for i, o in enumerate(options)]
+    return max(scored, key=lambda s: (s[0], -s[1]))[1]
+
+
 def variant(name: str) -> PlayerFactory:
     """``owl~FIELD=V[~FIELD=V]``: the Owl with fields of its points model changed, for
     experiments (``realise=0`` values no tai source not yet secured, ``anyway=99`` counts
     no deal-in cost; a number fills every entry of a list field); ``samples=N`` plays
-    close discards out on N sampled tables (:mod:`sgmahjong.agents.lookahead`)."""
+    close discards out on N sampled tables (:mod:`sgmahjong.agents.lookahead`);
+    ``foxclaims`` claims as the Owl did before it decided in expected points (Fox's rule
+    and every free kong), ``olddiscards`` discards as it did (:func:`old_owl_discard`):
+    each half of the old Owl, to tell where a difference comes from."""
     import dataclasses
 
     from sgmahjong.agents.expected import load_points_model
@@ -73,11 +123,15 @@ def variant(name: str) -> PlayerFactory:
 
     model = load_points_model()
     fox_claims = False
+    old_discards = False
     samples = Owl.samples
     for part in name.split("~")[1:]:
         key, _, value = part.partition("=")
         if key == "foxclaims":
             fox_claims = True
+            continue
+        if key == "olddiscards":
+            old_discards = True
             continue
         if key == "samples":
             samples = int(value)
@@ -88,6 +142,11 @@ def variant(name: str) -> PlayerFactory:
         model = dataclasses.replace(model, **{key: new})
 
     class Variant(Owl):
+        def discard(self, view, tiles, sit):  # type: ignore[no-untyped-def]
+            if old_discards:
+                return old_owl_discard(self, view, tiles, sit)
+            return super().discard(view, tiles, sit)
+
         def claim(self, view, claims):  # type: ignore[no-untyped-def]
             if not fox_claims:
                 return super().claim(view, claims)
