@@ -29,7 +29,7 @@ import functools
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from reference import SUFFIX, ReferenceTable, RevisionError, reference_package
 
@@ -39,6 +39,11 @@ from sgmahjong.rating.play import play_deal as play_agents
 from sgmahjong.rating.play import player, rate
 from sgmahjong.rating.stats import Interval, Row, pair_text, table_text
 from sgmahjong.rules import Ruleset
+
+if TYPE_CHECKING:
+    from sgmahjong.agents.evaluation import Situation
+    from sgmahjong.game.view import PlayerView
+    from sgmahjong.tiles import Tile
 
 PlayerFactory = Callable[[int], object]
 __all__ = ["Row", "interval", "play_deal", "prepare"]
@@ -62,49 +67,35 @@ def field(names: Sequence[str]) -> None:
         make(n, 0)
 
 
-def old_owl_discard(agent: Any, view: Any, tiles: Sequence[Any], sit: Any) -> Any:
-    """The Owl's discard before it decided in expected points (revision 90b9f39): the
-    expected shanten two draws ahead and the tai plan (10 points a step), less a danger
-    weight near a ready-looking seat (1.5, 4 or 8 as its own hand is ready, one away or
-    further) and 40 for a tile that could make it pay for the table (Bao)."""
+def old_owl_discard(view: PlayerView, tiles: Sequence[Tile], sit: Situation) -> Tile:
+    """The Owl's discard before it decided in expected points (revision 90b9f39): its
+    count of the hand kept (:func:`~sgmahjong.agents.expected.owl_count`, which is that
+    Owl's value of a hand), less a danger weight near a ready-looking seat (1.5, 4 or 8
+    as its own hand is ready, one away or further) and 40 for a tile that could make it
+    pay for the table (Bao)."""
     from sgmahjong.agents.evaluation import (
         bao_dangers,
         danger,
         discard_options,
         keep_score,
-        lookahead,
         ready_looking,
-        ready_waits,
-        view_plan,
     )
-    from sgmahjong.agents.fox import DEAD_READY, KEEP, SECURED, plan_value
+    from sgmahjong.agents.expected import DEEP, owl_count
+    from sgmahjong.agents.fox import KEEP
 
     options = discard_options(sit, tiles)
     threats = ready_looking(view)
     top = min(o.shanten for o in options)
     weight = (1.5, 4.0, 8.0)[min(max(top, 0), 2)] if threats else 0.0
-
-    def score(o: Any, deep: bool) -> float:
-        unseen, live = sit.unseen, o.live
-        if o.shanten == 0:
-            w = ready_waits(view, o.after, sit.melds, sit.unseen)
-            tai = SECURED * min(w.tai, 5) if w.winning else -DEAD_READY
-            if w.dead_kinds:
-                unseen = [0 if k in w.dead_kinds else n for k, n in enumerate(sit.unseen)]
-                live = w.winning
-        else:
-            tai = plan_value(view_plan(view, o.after, sit.melds), agent.unreachable,
-                             agent.potential)
-        speed = (lookahead(o.after, sit.n_melds, unseen) if deep
-                 else o.shanten - live / sit.total_unseen + 0.3)
-        v = -10.0 * speed + tai - KEEP * keep_score(sit.counts, o.tile)
+    scored = []
+    for i, o in enumerate(options):
+        v = (owl_count(view, sit, o.after, sit.melds, o.shanten, o.live, i < DEEP)
+             - KEEP * keep_score(sit.counts, o.tile))
         if weight:
             v -= weight * danger(view, o.tile, threats, sit)
         if bao_dangers(view, o.tile):
             v -= 40.0
-        return v
-
-    scored = [(score(o, i < 8), o.tile) for i, o in enumerate(options)]
+        scored.append((v, o.tile))
     return max(scored, key=lambda s: (s[0], -s[1]))[1]
 
 
@@ -144,7 +135,7 @@ def variant(name: str) -> PlayerFactory:
     class Variant(Owl):
         def discard(self, view, tiles, sit):  # type: ignore[no-untyped-def]
             if old_discards:
-                return old_owl_discard(self, view, tiles, sit)
+                return old_owl_discard(view, tiles, sit)
             return super().discard(view, tiles, sit)
 
         def claim(self, view, claims):  # type: ignore[no-untyped-def]
