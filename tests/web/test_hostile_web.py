@@ -221,6 +221,50 @@ def test_a_sweep_returns_once_the_tables_it_let_go_have_stopped(make_client) -> 
     assert stopped
 
 
+def test_a_sweep_waits_for_a_table_another_sweep_let_go(make_client) -> None:
+    """The lobby's own sweeper and a sweep asked for (room for a new table, or a test)
+    can run at once; the one that found nothing left to let go once returned while the
+    other's table was still stopping, so the table was still held after it (the first
+    test above failed so on a loaded machine)."""
+    clock = ManualClock()
+    c = make_client(clock=clock, limits=WebLimits(finished_idle=120))
+    tid, ann = _finished_table(c)
+    ann.close()
+    _until_unwatched(c, tid)
+    lobby = c.app.state.lobby
+    c.portal.call(_sweep, lobby)
+    clock.advance(120)
+
+    async def second_sweep_while_the_first_table_is_busy() -> tuple[bool, bool, bool]:
+        rt = lobby.tables[tid]
+        gate = asyncio.Event()
+        carry_out = rt._carry_out
+
+        async def slow(effects):
+            await gate.wait()
+            await carry_out(effects)
+
+        rt._carry_out = slow
+        rt._post(Tick())
+        first = asyncio.ensure_future(lobby.sweep())
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert tid not in lobby.tables          # the first sweep has let it go
+        second = asyncio.ensure_future(lobby.sweep())
+        for _ in range(50):
+            await asyncio.sleep(0)
+        second_returned_while_busy = second.done()
+        gate.set()
+        found = await second
+        await first
+        return second_returned_while_busy, found == 0, rt.closed
+
+    busy, found_none, stopped = c.portal.call(second_sweep_while_the_first_table_is_busy)
+    assert not busy
+    assert found_none
+    assert stopped
+
+
 def _finished_table(c) -> tuple[str, Player]:
     """A table Ann has played to the end against the AI: its id, and Ann still watching."""
     t = create_table(c)

@@ -77,6 +77,9 @@ class Lobby:
         self.since: dict[str, float] = {}    # clock time each table was created or loaded
         self.idle: dict[str, float] = {}     # clock time a finished table was first unwatched
         self._sweeper: asyncio.Task[None] | None = None
+        # the tasks stopping tables let go, until they have: a sweep that finds another
+        # sweep letting a table go waits for it too, so "swept" means "out of memory"
+        self._stopping: set[asyncio.Task[None]] = set()
         # one set of pools for every table here: a pool of its own for each table held
         # kept a thread or two per table alive (over a hundred threads in a soak, a
         # thousand at max_tables), and its memory with them
@@ -144,13 +147,17 @@ class Lobby:
         rt = self.tables.pop(table_id, None)
         self.since.pop(table_id, None)
         self.idle.pop(table_id, None)
-        return rt.retire() if rt is not None else None
+        task = rt.retire() if rt is not None else None
+        if task is not None:
+            self._stopping.add(task)
+            task.add_done_callback(self._stopping.discard)
+        return task
 
     async def _until_stopped(self, stopping: list[asyncio.Task[None] | None]) -> None:
-        """Until the tables let go have carried out what was posted to them and stopped
-        (at most ``LET_GO_SECONDS`` on the clock): only then is their memory free to
-        collect and trim."""
-        await until_done(self.clock, stopping, LET_GO_SECONDS)
+        """Until the tables let go, here or by a sweep still running, have carried out what
+        was posted to them and stopped (at most ``LET_GO_SECONDS`` on the clock): only
+        then is their memory free to collect and trim."""
+        await until_done(self.clock, [*stopping, *self._stopping], LET_GO_SECONDS)
 
     async def _make_room(self) -> None:
         await self.sweep()
