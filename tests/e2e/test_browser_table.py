@@ -118,7 +118,7 @@ def wait_for_request(page: Any, timeout: float = 30_000) -> None:
 
 def test_reconnect_gets_what_was_missed_and_play_goes_on(browser: Any, server: Server) -> None:
     server.stop()
-    server.ai_delay = 0.25     # slow enough that the AIs are still playing when Ann drops
+    server.ai_delay = 0.1      # slow enough that the AIs are still playing when Ann drops
     server.start()
     ctx, page, person = solo_table(browser, server, moves=3)
     before = page.evaluate("() => window.sgmj.n")
