@@ -192,26 +192,11 @@ def test_a_sweep_returns_once_the_tables_it_let_go_have_stopped(make_client) -> 
     """The sweep collects and trims memory after letting tables go; it once did so while
     a table let go was still carrying out its last command, so the table was still held
     (the test above failed now and then on a loaded machine)."""
-    clock = ManualClock()
-    c = make_client(clock=clock, limits=_ONLY_SWEEPS_ASKED_FOR)
-    tid, ann = _finished_table(c)
-    ann.close()
-    _until_unwatched(c, tid)
-    lobby = c.app.state.lobby
-    c.portal.call(_sweep, lobby)               # first seen unwatched: the clock starts
-    clock.advance(120)
+    c, lobby, tid = _idle_finished_table(make_client)
 
     async def sweep_while_the_table_is_busy() -> tuple[bool, bool]:
         rt = lobby.tables[tid]
-        gate = asyncio.Event()
-        carry_out = rt._carry_out
-
-        async def slow(effects):               # the table's next command waits on the gate
-            await gate.wait()
-            await carry_out(effects)
-
-        rt._carry_out = slow
-        rt._post(Tick())
+        gate = _hold_busy(rt)
         sweep = asyncio.ensure_future(lobby.sweep())
         for _ in range(50):
             await asyncio.sleep(0)
@@ -231,26 +216,11 @@ def test_a_sweep_waits_for_a_table_another_sweep_let_go(make_client) -> None:
     can run at once; the one that found nothing left to let go once returned while the
     other's table was still stopping, so the table was still held after it (the first
     test above failed so on a loaded machine)."""
-    clock = ManualClock()
-    c = make_client(clock=clock, limits=_ONLY_SWEEPS_ASKED_FOR)
-    tid, ann = _finished_table(c)
-    ann.close()
-    _until_unwatched(c, tid)
-    lobby = c.app.state.lobby
-    c.portal.call(_sweep, lobby)
-    clock.advance(120)
+    c, lobby, tid = _idle_finished_table(make_client)
 
     async def second_sweep_while_the_first_table_is_busy() -> tuple[bool, bool, bool]:
         rt = lobby.tables[tid]
-        gate = asyncio.Event()
-        carry_out = rt._carry_out
-
-        async def slow(effects):
-            await gate.wait()
-            await carry_out(effects)
-
-        rt._carry_out = slow
-        rt._post(Tick())
+        gate = _hold_busy(rt)
         first = asyncio.ensure_future(lobby.sweep())
         for _ in range(20):
             await asyncio.sleep(0)
@@ -268,6 +238,34 @@ def test_a_sweep_waits_for_a_table_another_sweep_let_go(make_client) -> None:
     assert not busy
     assert found_none
     assert stopped
+
+
+def _idle_finished_table(make_client):
+    """A client, its lobby and a finished table nobody watches, idle long enough that
+    the next sweep lets it go (the lobby's own sweeper asleep)."""
+    clock = ManualClock()
+    c = make_client(clock=clock, limits=_ONLY_SWEEPS_ASKED_FOR)
+    tid, ann = _finished_table(c)
+    ann.close()
+    _until_unwatched(c, tid)
+    lobby = c.app.state.lobby
+    c.portal.call(_sweep, lobby)               # first seen unwatched: the clock starts
+    clock.advance(120)
+    return c, lobby, tid
+
+
+def _hold_busy(rt) -> asyncio.Event:
+    """Post the table a command whose effects wait on the gate returned."""
+    gate = asyncio.Event()
+    carry_out = rt._carry_out
+
+    async def slow(effects):
+        await gate.wait()
+        await carry_out(effects)
+
+    rt._carry_out = slow
+    rt._post(Tick())
+    return gate
 
 
 def _finished_table(c) -> tuple[str, Player]:
