@@ -7,7 +7,8 @@ same deal. Everything but the one seat's decisions is the same, so the differenc
 players' own, and far less noisy than a table where all four change: it is the measure
 docs/ai.md quotes for the Owl. Prints, for the first player against each other one, the
 mean difference in points per hand with its 95% interval (clustered by wall), and each
-player's points per hand, win and deal-in rates.
+player's points per hand, win and deal-in rates, and those points broken down into the
+hands it won, dealt in, and neither.
 
     python bench/bench_duel.py --players owl,fox --walls 200
     python bench/bench_duel.py --reference 2ca9c76 \\
@@ -44,6 +45,15 @@ def play_wall(args: tuple[str, int, tuple[str, ...], tuple[str, ...], str]
             seeds = [derive_seed(wall_seed, s) for s in range(4)]
             out[n].append(play_deal(rules, wall_seed, seated, seeds, ref_folder)[seat])
     return out
+
+
+def breakdown(rows: list[Row]) -> list[tuple[float, float]]:
+    """(share of hands, mean points) of the hands a player won, dealt in, and neither (a
+    hand another seat won, or a drawn hand): the three make its points per hand."""
+    parts = ([p for p, won, _ in rows if won],
+             [p for p, won, dealt in rows if dealt and not won],
+             [p for p, won, dealt in rows if not won and not dealt])
+    return [(len(ps) / len(rows), sum(ps) / len(ps) if ps else 0.0) for ps in parts]
 
 
 def main() -> None:
@@ -94,6 +104,11 @@ def main() -> None:
         r = rows[n]
         print(f"{n:{width}} {len(r):6d} {mean:9.2f} [{mean - half:7.2f}, {mean + half:6.2f}] "
               f"{sum(w for _, w, _ in r) / len(r):9.1%} {sum(d for *_, d in r) / len(r):8.1%}")
+    print("where the points come from: share of hands x mean points = points per hand")
+    print(f"{'player':{width}} {'won':>25} {'dealt in':>25} {'neither':>25}")
+    for n in names:
+        print(f"{n:{width}} " + " ".join(f"{share:6.1%} x {mean:+7.2f} = {share * mean:+6.2f}"
+                                         for share, mean in breakdown(rows[n])))
     first = names[0]
     for n in names[1:]:
         mean, half = interval([a - b for a, b in zip(per_wall[first], per_wall[n],

@@ -102,14 +102,15 @@ def old_owl_discard(view: PlayerView, tiles: Sequence[Tile], sit: Situation) -> 
 def variant(name: str) -> PlayerFactory:
     """``owl~FIELD=V[~FIELD=V]``: the Owl with fields of its points model changed, for
     experiments (``realise=0`` values no tai source not yet secured, ``anyway=99`` counts
-    no deal-in cost; a number fills every entry of a list field); ``samples=N`` plays
+    no deal-in cost; a number fills every entry of a list field; ``win.sets=0`` sets one
+    weight of the win model, named by its input, spaces as ``_``); ``samples=N`` plays
     close discards out on N sampled tables (:mod:`sgmahjong.agents.lookahead`);
     ``foxclaims`` claims as the Owl did before it decided in expected points (Fox's rule
     and every free kong), ``olddiscards`` discards as it did (:func:`old_owl_discard`):
     each half of the old Owl, to tell where a difference comes from."""
     import dataclasses
 
-    from sgmahjong.agents.expected import load_points_model
+    from sgmahjong.agents.expected import WIN_FEATURES, load_points_model
     from sgmahjong.agents.owl import Owl
 
     model = load_points_model()
@@ -126,6 +127,12 @@ def variant(name: str) -> PlayerFactory:
             continue
         if key == "samples":
             samples = int(value)
+            continue
+        if key.startswith("win."):
+            # one weight of the win model, by its input's name (WIN_FEATURES, spaces as _)
+            i = WIN_FEATURES.index(key[4:].replace("_", " "))
+            model = dataclasses.replace(
+                model, win=(*model.win[:i], float(value), *model.win[i + 1:]))
             continue
         old = getattr(model, key)
         new = (tuple(float(value) for _ in old) if isinstance(old, tuple)
