@@ -1,11 +1,14 @@
-"""The manual clock the table timers run on in tests: time moves only when told."""
+"""The clocks the table timers run on: the manual one of the tests (time moves only when
+told), and the real one, whose waits can always be cancelled."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 
-from sgmahjong.web.clock import ManualClock, until_done
+import pytest
+
+from sgmahjong.web.clock import ManualClock, MonotonicClock, until_done
 
 
 def test_a_wait_ends_when_the_clock_reaches_its_time_or_the_event_is_set() -> None:
@@ -79,3 +82,24 @@ def test_waiting_for_tasks_ends_when_all_are_done_or_the_time_is_up() -> None:
         assert await until_done(clock, [None], 10.0) is True   # nothing to wait on
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("clock", [MonotonicClock(), ManualClock()],
+                         ids=["monotonic", "manual"])
+def test_a_wait_cancelled_as_its_event_is_set_is_cancelled(clock) -> None:
+    """A table's timer is cancelled when its server stops. On Python 3.11 a wait through
+    asyncio.wait_for swallowed the cancel when the event was set at the same moment, and
+    the timer waited for ever (a server stopping in CI reported its table still running)."""
+    async def main() -> bool:
+        event = asyncio.Event()
+        task = asyncio.create_task(clock.wait(event, clock.now() + 60))
+        await asyncio.sleep(0)                  # the task is waiting
+        event.set()
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError:
+            return True
+        return False
+
+    assert asyncio.run(main())

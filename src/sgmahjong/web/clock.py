@@ -36,8 +36,11 @@ class MonotonicClock:
 
     async def wait(self, event: asyncio.Event, until: float | None) -> None:
         timeout = None if until is None else max(0.0, until - self.now())
+        # not asyncio.wait_for: on Python 3.11 it swallows a cancel that comes as the event
+        # is set, and a table's timer then waited for ever while its server stopped
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await event.wait()
 
 
 class ManualClock:

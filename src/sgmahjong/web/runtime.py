@@ -388,7 +388,7 @@ class TableRuntime:
     async def _time(self) -> None:
         """Send the core a tick when the time it asked for comes."""
         assert self._rewake is not None
-        while True:
+        while not self.closed:      # (closed: stop even if a cancel went astray)
             self._rewake.clear()
             at = self._wake_at
             if at is not None and self.clock.now() >= at:
