@@ -10,7 +10,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class Clock(Protocol):
@@ -105,7 +105,7 @@ class ManualClock:
             await self._until(until, event)
 
 
-async def until_done(clock: Clock, tasks: Iterable[asyncio.Future[object] | None],
+async def until_done(clock: Clock, tasks: Iterable[asyncio.Future[Any] | None],
                      seconds: float) -> bool:
     """Wait until every one of ``tasks`` is done (None stands for nothing to wait on), at
     most ``seconds`` of ``clock``'s time. Returns whether they all are."""

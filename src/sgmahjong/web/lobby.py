@@ -142,8 +142,9 @@ class Lobby:
         self.tables[rt.id] = rt
         self.since[rt.id] = self.clock.now()
 
-    def _drop(self, table_id: str) -> asyncio.Task[None] | None:
-        """Let the table go; the task that stops it (None: nothing left to stop)."""
+    def _drop(self, table_id: str) -> None:
+        """Let the table go; it stops once it has carried out what was posted to it (the
+        task that stops it is held in ``_stopping`` until then)."""
         rt = self.tables.pop(table_id, None)
         self.since.pop(table_id, None)
         self.idle.pop(table_id, None)
@@ -151,13 +152,12 @@ class Lobby:
         if task is not None:
             self._stopping.add(task)
             task.add_done_callback(self._stopping.discard)
-        return task
 
-    async def _until_stopped(self, stopping: list[asyncio.Task[None] | None]) -> None:
+    async def _until_stopped(self) -> None:
         """Until the tables let go, here or by a sweep still running, have carried out what
         was posted to them and stopped (at most ``LET_GO_SECONDS`` on the clock): only
         then is their memory free to collect and trim."""
-        await until_done(self.clock, [*stopping, *self._stopping], LET_GO_SECONDS)
+        await until_done(self.clock, list(self._stopping), LET_GO_SECONDS)
 
     async def _make_room(self) -> None:
         await self.sweep()
@@ -169,7 +169,9 @@ class Lobby:
             return
         dropped = [tid for tid, rt in self.tables.items()
                    if rt.status == "finished" and not _watched(rt)]
-        await self._until_stopped([self._drop(tid) for tid in dropped])
+        for tid in dropped:
+            self._drop(tid)
+        await self._until_stopped()
         if dropped:
             await self.io(release_memory)
         if len(self.tables) >= self.limits.max_tables:
@@ -185,7 +187,9 @@ class Lobby:
         now = self.clock.now()
         gone = [tid for tid in self._waited_too_long(now) if await self._expire(tid)]
         gone += self._finished_idle(now)
-        await self._until_stopped([self._drop(tid) for tid in gone])
+        for tid in gone:
+            self._drop(tid)
+        await self._until_stopped()
         if bound_ai_caches(self.limits.memo_bounds()) or gone:
             # in a thread: the C library's trim lets the loop go on (the collection before
             # it does not, but finds little beyond the tables just let go)

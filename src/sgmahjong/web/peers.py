@@ -146,11 +146,11 @@ class PeerLobby(PeerMail, Lobby):
                 return self._own(row, epoch, await self.io(self.store.load_events, row.id))
         return RemoteTable(self, row)
 
-    def _drop(self, table_id: str) -> asyncio.Task[None] | None:
+    def _drop(self, table_id: str) -> None:
         # a table let go (finished and idle, or expired) is no longer played here: its
         # lease is not renewed and its inbox not read
         self.epochs.pop(table_id, None)
-        return super()._drop(table_id)
+        super()._drop(table_id)
 
     @staticmethod
     def _rid_base(epoch: int) -> int:
