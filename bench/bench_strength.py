@@ -114,6 +114,8 @@ def variant(name: str) -> PlayerFactory:
     from sgmahjong.agents.owl import Owl
 
     model = load_points_model()
+    fields = sorted(f.name for f in dataclasses.fields(model) if f.name not in ("win", "about"))
+    inputs = [n.replace(" ", "_") for n in WIN_FEATURES]
     fox_claims = False
     old_discards = False
     samples = Owl.samples
@@ -125,19 +127,29 @@ def variant(name: str) -> PlayerFactory:
         if key == "olddiscards":
             old_discards = True
             continue
+        try:
+            number = int(value) if key == "samples" else float(value)
+        except ValueError:
+            raise SgmahjongError(f"{name}: {part!r} needs {'a whole' if key == 'samples' else 'a'}"
+                                 " number after '='") from None
         if key == "samples":
-            samples = int(value)
-            continue
-        if key.startswith("win."):
+            samples = int(number)
+        elif key.startswith("win."):
             # one weight of the win model, by its input's name (WIN_FEATURES, spaces as _)
-            i = WIN_FEATURES.index(key[4:].replace("_", " "))
+            if key[4:] not in inputs:
+                raise SgmahjongError(f"{name}: the win model has no input {key[4:]!r} "
+                                     f"(inputs: {', '.join(inputs)})")
+            i = inputs.index(key[4:])
             model = dataclasses.replace(
-                model, win=(*model.win[:i], float(value), *model.win[i + 1:]))
-            continue
-        old = getattr(model, key)
-        new = (tuple(float(value) for _ in old) if isinstance(old, tuple)
-               else float(value))
-        model = dataclasses.replace(model, **{key: new})
+                model, win=(*model.win[:i], float(number), *model.win[i + 1:]))
+        elif key in fields:
+            old = getattr(model, key)
+            new = (tuple(float(number) for _ in old) if isinstance(old, tuple)
+                   else float(number))
+            model = dataclasses.replace(model, **{key: new})
+        else:
+            raise SgmahjongError(f"{name}: no such setting {key!r} (settings: foxclaims, "
+                                 f"olddiscards, samples, win.INPUT, {', '.join(fields)})")
 
     class Variant(Owl):
         def discard(self, view, tiles, sit):  # type: ignore[no-untyped-def]
