@@ -20,8 +20,6 @@ from sgmahjong.tui.table import TableScreen
 from .test_play import HOPELESS, READY, SIZE, throw_drawn
 from .walls import build_wall
 
-pytestmark = pytest.mark.asyncio
-
 # South waits on the 5 Circles with a dragon pong; East (you) draws it and throws it.
 SOUTH_WINS_ON_EASTS_5P = build_wall(east="1m4m7m2p8p3s6s9s1z2z3z4z4z" + "5p",
                                     south="123m456m789m777z5p")
@@ -40,6 +38,7 @@ def table_texts(screen: TableScreen) -> str:
                                "message"))
 
 
+@pytest.mark.asyncio
 async def test_east_dealing_in_is_named_as_the_discarder(
         table_app: Callable[..., PlayApp]) -> None:
     """East is seat 0: the breakdown must still say the win was on East's discard."""
@@ -63,6 +62,7 @@ async def test_east_dealing_in_is_named_as_the_discarder(
         assert "You pays" not in text
 
 
+@pytest.mark.asyncio
 async def test_an_offer_of_the_1_characters_names_the_tile(
         table_app: Callable[..., PlayApp]) -> None:
     """Tile 0 (the 1 Characters) on offer: the prompt names it, as any other tile."""
@@ -75,6 +75,7 @@ async def test_an_offer_of_the_1_characters_names_the_tile(
         assert text_of(app, "#message") == "Passive threw 1 Characters: P pong or S skip."
 
 
+@pytest.mark.asyncio
 async def test_the_header_counts_the_tiles_left_to_draw(
         table_app: Callable[..., PlayApp]) -> None:
     """148 tiles, 53 dealt (no bonus tile among them), the last 15 never drawn: 80 left to
@@ -128,6 +129,7 @@ FOUR_WINS = [READY, ready_at("north", "1s5s5p"), ready_at("west", "1s5p"),
     ((80, 24), "Hand 1/4 · East round · you sit East · 80 tiles left to draw · standard "
                "rules"),
 ])
+@pytest.mark.asyncio
 async def test_the_header_is_whole_at_any_width(table_app: Callable[..., PlayApp],
                                                 size: tuple[int, int], status: str) -> None:
     app = table_app(READY)
@@ -138,6 +140,7 @@ async def test_the_header_is_whole_at_any_width(table_app: Callable[..., PlayApp
         assert bar.region.width == size[0] and len(status) <= size[0] - 2
 
 
+@pytest.mark.asyncio
 async def test_nobody_is_to_play_once_the_hand_and_the_match_are_over(
         table_app: Callable[..., PlayApp]) -> None:
     """A quick game of four hands, each won by you: after each hand and at the final
@@ -178,6 +181,7 @@ async def test_nobody_is_to_play_once_the_hand_and_the_match_are_over(
         assert str(path) in shown
 
 
+@pytest.mark.asyncio
 async def test_sentences_name_the_tiles(table_app: Callable[..., PlayApp]) -> None:
     """The moves below the opponents read "Passive threw South Wind", not a label or
     notation; a picked tile is named in the prompt."""
@@ -193,6 +197,7 @@ async def test_sentences_name_the_tiles(table_app: Callable[..., PlayApp]) -> No
         assert not NOTATION.search(table_texts(app.screen))
 
 
+@pytest.mark.asyncio
 async def test_one_point_is_said_in_the_singular(table_app: Callable[..., PlayApp]) -> None:
     """Under casual a win scores 1 point and nobody pays (the engine's settlement)."""
     app = table_app(READY, rules="casual")
@@ -232,6 +237,7 @@ def test_equal_points_share_a_place() -> None:
                      ["4th", "Hen", "-4"]]
 
 
+@pytest.mark.asyncio
 async def test_the_final_standings_give_a_tie_one_place(
         table_app: Callable[..., PlayApp]) -> None:
     app = table_app(READY, walls=FOUR_WINS)
@@ -266,6 +272,7 @@ async def test_the_final_standings_give_a_tie_one_place(
         assert shown == places
 
 
+@pytest.mark.asyncio
 async def test_the_review_names_players_as_the_breakdown_does(
         table_app: Callable[..., PlayApp]) -> None:
     """South (Eager) wins on your 5 Circles: the breakdown says "Eager won"; the review's
@@ -283,6 +290,7 @@ async def test_the_review_names_players_as_the_breakdown_does(
         assert "South" not in review
 
 
+@pytest.mark.asyncio
 async def test_your_own_flower_and_season_are_called_yours(
         table_app: Callable[..., PlayApp]) -> None:
     app = table_app(own_flower_and_season_then_a_win())

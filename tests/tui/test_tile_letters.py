@@ -22,8 +22,6 @@ from sgmahjong.tui.widgets import TileWidget
 from .conftest import settle
 from .test_play import HOPELESS, SIZE
 
-pytestmark = pytest.mark.asyncio
-
 # What a player reads under each mark, worked out from the tile's kind (not from the code)
 KIND_LETTERS = {"m": "Ch", "p": "Ci", "s": "Ba", "f": "Fl", "g": "Se", "a": "An"}
 PANELS = ("status", "left", "top", "right", "center", "me-info", "message", "caret")
@@ -61,6 +59,7 @@ def hand_order(app: PlayApp) -> list[Tile]:
     return [*tiles, v.last_drawn]
 
 
+@pytest.mark.asyncio
 async def test_t_shows_the_hand_in_letters_and_back(
         table_app: Callable[..., PlayApp], data_dir: Path) -> None:
     app = table_app(HOPELESS)
@@ -86,6 +85,7 @@ async def test_t_shows_the_hand_in_letters_and_back(
     assert face(Tile.P5).short == "5筒"      # the app left the labels as it found them
 
 
+@pytest.mark.asyncio
 async def test_the_choice_is_kept_and_the_option_wins(
         table_app: Callable[..., PlayApp], data_dir: Path) -> None:
     data_dir.mkdir(parents=True)
@@ -102,6 +102,7 @@ async def test_the_choice_is_kept_and_the_option_wins(
     assert face(Tile.S3).short == "3索"
 
 
+@pytest.mark.asyncio
 async def test_the_setup_screen_offers_letters(data_dir: Path) -> None:
     app = PlayApp()
     async with app.run_test(size=(80, 24)) as pilot:
