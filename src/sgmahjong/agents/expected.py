@@ -85,6 +85,7 @@ __all__ = [
 
 DEEP = 8          # candidates valued two draws ahead; the rest by shanten and live tiles
 TIE = 0.002       # points per unit of keep_score: only breaks ties between equal discards
+SHAPE = 0.015     # share of the win's worth lost per unit of keep_score of the tile thrown
 
 WIN_FEATURES = (
     "bias", "count", "count x wall", "wall left", "wall left squared", "sets",
@@ -399,8 +400,12 @@ def evaluate_discards(view: PlayerView, sit: Situation, tiles: Sequence[Tile] | 
     for i, o in enumerate(discard_options(sit, tiles)):
         win, value = _hand(view, sit, o.after, sit.melds, o.shanten, o.live, i < deep, ready, m)
         p, by_seat, bao = _costs(view, o.tile, threats, history, m)
-        ev = ((1 - p) * win * (value + give) - sum(q * c for _, q, c, _ in by_seat)
-              + instant - TIE * keep_score(sit.counts, o.tile))
+        # A tile with neighbours is a shape the hand may still grow into: throwing it
+        # costs a share of the win rather than flat points, so it weighs little in a hand
+        # that is folding and much in one that is pushing.
+        keep = keep_score(sit.counts, o.tile)
+        ev = ((1 - p) * win * (value + give) * (1 - SHAPE * keep)
+              - sum(q * c for _, q, c, _ in by_seat) + instant - TIE * keep)
         out.append(Evaluation(action or Discard(o.tile), o.tile, o.shanten, o.live, win,
                               value, p, by_seat, ev, bao, instant))
     out.sort(key=lambda e: (-e.expected, e.tile))
